@@ -1,0 +1,116 @@
+"""The challenge program's session: N games against a person, boards and boxes after each (SPEC 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play, winner
+from reference.console import Console
+from reference.menace import Menace
+from reference.notation import InvalidMoveTextError, format_board, format_dump, parse_move
+from reference.rules import Outcome
+
+MOVE_HELP = (
+    "Type a move as two letters from L, M, R: the row (L top, M middle, R bottom), "
+    "then the column (L left, M middle, R right). MM is the centre, LL the top left."
+)
+
+
+@dataclass(frozen=True)
+class Score:
+    """Games finished so far, from MENACE's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def after(self, outcome: Outcome) -> Score:
+        """The score with one more game of this outcome."""
+        field = {Outcome.WIN: "wins", Outcome.DRAW: "draws", Outcome.LOSS: "losses"}[outcome]
+        return replace(self, **{field: getattr(self, field) + 1})
+
+    def __str__(self) -> str:
+        return f"MENACE {self.wins}, you {self.losses}, draws {self.draws}"
+
+
+def read_game_count(console: Console) -> int:
+    """The number of games, asked for until a positive whole number comes."""
+    while True:
+        text = console.ask("How many games do you want to play against MENACE? ")
+        if text.isdigit() and int(text) > 0:
+            return int(text)
+        problem = "an empty line" if not text else repr(text)
+        console.say(f"{problem} is not a number of games: type a positive whole number, e.g. 3")
+
+
+def read_move(console: Console, board: Board) -> Cell:
+    """The person's next move, asked for until it names an empty square."""
+    while True:
+        text = console.ask("Your move (row then column, e.g. MM): ")
+        if not text:
+            console.say(f"an empty line is not a move. {MOVE_HELP}")
+            continue
+        try:
+            cell = parse_move(text)
+        except InvalidMoveTextError as error:
+            console.say(str(error))
+            continue
+        if board[cell] != ".":
+            console.say(f"{text.upper()!r} is taken by {board[cell]}: choose an empty square (.)")
+            continue
+        return cell
+
+
+def outcome_for(menace: Menace, board: Board, resigned: bool) -> Outcome:
+    """How the game on `board` ended for MENACE."""
+    if resigned:
+        return Outcome.LOSS
+    mark = winner(board)
+    if mark is None:
+        return Outcome.DRAW
+    return Outcome.WIN if mark == menace.player else Outcome.LOSS
+
+
+def play_game(menace: Menace, console: Console) -> Outcome:
+    """One game, MENACE moving first, each board shown; MENACE learns; the outcome."""
+    console.show("new game")
+    board = EMPTY_BOARD
+    resigned = False
+    while True:
+        cell = menace.move(board)
+        if cell is None:
+            console.say("MENACE's box for this position is empty: MENACE resigns.")
+            resigned = True
+            break
+        board = play(board, cell)
+        console.show(format_board(board))
+        if is_over(board):
+            break
+        board = play(board, read_move(console, board))
+        console.show(format_board(board))
+        if is_over(board):
+            break
+    outcome = outcome_for(menace, board, resigned)
+    menace.learn(outcome)
+    console.show(format_dump(menace.contents()))
+    return outcome
+
+
+def play_session(
+    menace: Menace, console: Console, after_game: Callable[[Score], None] = lambda score: None
+) -> Score:
+    """The whole session: the game count, then that many games; the final score."""
+    if console.interactive:
+        console.say(f"MENACE plays {X} and moves first. {MOVE_HELP}")
+        console.say("After each game MENACE learns and all 304 of its matchboxes are shown.")
+    games = read_game_count(console)
+    score = Score()
+    for number in range(1, games + 1):
+        outcome = play_game(menace, console)
+        score = score.after(outcome)
+        said = {Outcome.WIN: "MENACE wins", Outcome.DRAW: "a draw", Outcome.LOSS: "you win"}
+        console.say(f"Game {number} of {games}: {said[outcome]}. Score: {score}.")
+        after_game(score)
+    console.stdout.flush()
+    return score

@@ -1,0 +1,150 @@
+"""The command line: `python -m reference` plays the challenge against a person."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from reference.board import X
+from reference.challenge import play_session
+from reference.console import Console, EndOfInput
+from reference.menace import InvalidBoxesError, Menace
+from reference.rules import PRESETS, EmptyBox, InvalidRulesError, Rules
+from reference.storage import BoxFileError, load_boxes, save_boxes
+
+DESCRIPTION = """\
+Play noughts and crosses against MENACE, Donald Michie's 1961 machine that learns from
+304 matchboxes of beads. MENACE plays X and moves first. The program reads the number of
+games, then your moves as two letters from L, M, R (row: L top, M middle, R bottom; then
+column: L left, M middle, R right). It prints every board and, after each game, all 304
+matchboxes: each box's label (a board, nine cells of X, O and .) and its beads (cells 0-8).
+Prompts, messages and the score go to stderr; stdout holds only the transcript."""
+
+EPILOG = """\
+rules: 'challenge' (default) starts every box with one bead per empty square, returns the
+drawn bead plus one more after a win, returns it after a draw, keeps it after a loss, and
+refills a box the moment it is emptied with three random legal beads. 'michie' is Michie's
+own: 4, 3, 2, 1 beads per distinct move for MENACE's 1st to 4th move, +3 win, +1 draw,
+-1 loss, and resignation when a box is empty.
+
+examples:
+  python -m reference                      play, typing the number of games first
+  python -m reference --seed 7 < moves.txt replay a game from a file, deterministically
+  python -m reference --boxes menace.json  keep what MENACE learns between sessions
+
+exit status: 0 after the last game; 1 when input ends early or is interrupted;
+2 for bad options or a boxes file that cannot be used (it is left untouched)."""
+
+
+class UsageError(Exception):
+    """An option that cannot be used; the message names it."""
+
+
+def beads_option(text: str) -> tuple[int, int, int, int]:
+    """Four bead counts, for MENACE's 1st to 4th move, from text like '4,3,2,1'."""
+    parts = text.split(",")
+    if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not four whole numbers separated by commas, e.g. 4,3,2,1"
+        )
+    a, b, c, d = (int(p) for p in parts)
+    return (a, b, c, d)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the challenge program."""
+    parser = argparse.ArgumentParser(
+        prog="python -m reference",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--seed", type=int, help="seed MENACE's random draws: the same seed and "
+                        "the same moves give the same transcript (default: unpredictable)")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="challenge",
+                        help="the rules preset (default: challenge)")
+    parser.add_argument("--beads", type=beads_option, metavar="A,B,C,D",
+                        help="initial beads per square for MENACE's 1st, 2nd, 3rd, 4th move")
+    parser.add_argument("--win", type=int, metavar="N", help="beads added after a win")
+    parser.add_argument("--draw", type=int, metavar="N", help="beads added after a draw")
+    parser.add_argument("--loss", type=int, metavar="N",
+                        help="beads added after a loss (-1 keeps the drawn bead out)")
+    parser.add_argument("--empty-box", choices=[e.value for e in EmptyBox],
+                        help="what an emptied box does: refill with three random beads, "
+                        "resign, or play a random move")
+    parser.add_argument("--boxes", type=Path, metavar="FILE",
+                        help="load the matchboxes from FILE at the start (a missing file starts "
+                        "fresh) and save them there after every game")
+    return parser
+
+
+def rules_from(options: argparse.Namespace) -> Rules:
+    """The rules the options ask for: a preset with any overrides."""
+    rules = PRESETS[options.rules]
+    changes: dict[str, object] = {}
+    if options.beads is not None:
+        changes["initial_beads"] = options.beads
+    for name in ("win", "draw", "loss"):
+        if getattr(options, name) is not None:
+            changes[name] = getattr(options, name)
+    if options.empty_box is not None:
+        changes["empty_box"] = EmptyBox(options.empty_box)
+    try:
+        return replace(rules, **changes)  # type: ignore[arg-type]
+    except InvalidRulesError as error:
+        raise UsageError(str(error)) from error
+
+
+def load_menace(rules: Rules, rng: random.Random, path: Path | None) -> tuple[Menace, int]:
+    """A MENACE under `rules`, with the boxes saved at `path` if there are any; games learned."""
+    menace = Menace(rules, player=X, rng=rng)
+    if path is None or not path.exists():
+        return menace, 0
+    try:
+        contents, games = load_boxes(path, X)
+        menace.load(contents)
+    except (BoxFileError, InvalidBoxesError) as error:
+        raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)") from error
+    return menace, games
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the challenge program; the exit status."""
+    options = build_parser().parse_args(argv)
+    console = Console(sys.stdin, sys.stdout, sys.stderr, interactive=sys.stdin.isatty())
+    try:
+        rules = rules_from(options)
+        menace, games_before = load_menace(rules, random.Random(options.seed), options.boxes)
+    except UsageError as error:
+        console.say(f"menace: {error}")
+        return 2
+    path: Path | None = options.boxes
+    if path is not None and console.interactive:
+        learned = f"{games_before} games learned" if games_before else "fresh boxes"
+        console.say(f"Boxes: {path} ({learned}); saved after every game.")
+
+    def save(score: object) -> None:
+        if path is not None:
+            games_so_far = games_before + sum(
+                getattr(score, name) for name in ("wins", "draws", "losses")
+            )
+            save_boxes(path, X, menace.contents(), games_so_far)
+
+    try:
+        play_session(menace, console, after_game=save)
+    except EndOfInput:
+        kept = f"; the boxes learned so far are in {path}" if path is not None else ""
+        console.say(f"menace: input ended before the session was over{kept}")
+        return 1
+    except KeyboardInterrupt:
+        kept = f"; the boxes learned so far are in {path}" if path is not None else ""
+        console.say(f"\nmenace: interrupted{kept}")
+        return 1
+    except BrokenPipeError:
+        sys.stderr.write("menace: the output was closed\n")
+        return 1
+    return 0

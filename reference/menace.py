@@ -1,0 +1,221 @@
+"""MENACE itself: matchboxes of beads, a bead drawn for each move, and learning after each game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from reference.board import EMPTY, X, Board, Cell, IllegalMoveError, empty_cells, is_over, to_move
+from reference.boxes import BoxId, box_labels, box_table, distinct_squares
+from reference.positions import NO_POSITION, PositionId, Result, position_graph
+from reference.symmetry import canonical, inverse, map_cell
+from reference.rules import CHALLENGE, EmptyBox, Outcome, Rules
+
+OpponentTable = Sequence[Sequence[PositionId]]
+"""An opponent as data: for each position, the positions it may move to, each equally likely."""
+
+
+class InvalidBoxesError(ValueError):
+    """Matchbox contents that do not fit MENACE's boxes: a wrong label, an illegal bead, an empty box."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Games played and how they ended, from MENACE's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    empty_boxes: int = 0
+    """How often MENACE found a box empty (possible only without the refill rule)."""
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return self.wins + self.draws + self.losses
+
+
+def initial_contents(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, list[Cell]]:
+    """The beads each box starts with under these rules, by label."""
+    contents = {}
+    for label in box_labels(player):
+        squares = distinct_squares(label) if rules.distinct_moves_only else empty_cells(label)
+        count = rules.initial_beads[label.count(player)]
+        contents[label] = [c for c in squares for _ in range(count)]
+    return contents
+
+
+class Menace:
+    """A MENACE that plays `player` under `rules`, drawing beads with `rng`."""
+
+    def __init__(
+        self,
+        rules: Rules = CHALLENGE,
+        *,
+        player: str = X,
+        rng: random.Random | None = None,
+        contents: Mapping[Board, Iterable[int]] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.player = player
+        self.rng = rng if rng is not None else random.Random()
+        self._labels = box_labels(player)
+        self._index = {label: box for box, label in enumerate(self._labels)}
+        self._empties = tuple(empty_cells(label) for label in self._labels)
+        self._beads: list[list[Cell]] = [[] for _ in self._labels]
+        self._drawn: list[tuple[BoxId, Cell]] = []
+        self._empty_boxes = 0
+        if contents is None:
+            self._beads = list(initial_contents(rules, player).values())
+        else:
+            self.load(contents)
+
+    @property
+    def labels(self) -> tuple[Board, ...]:
+        """The boxes' labels, in the fixed box order."""
+        return self._labels
+
+    def contents(self) -> dict[Board, tuple[Cell, ...]]:
+        """The beads of every box, sorted, by label in box order."""
+        return {label: tuple(sorted(beads)) for label, beads in zip(self.labels, self._beads)}
+
+    def load(self, contents: Mapping[Board, Iterable[int]]) -> None:
+        """Replace every box's beads, after checking they fit this MENACE's boxes."""
+        index = self._index
+        unknown = sorted(set(contents) - set(index))
+        if unknown:
+            raise InvalidBoxesError(f"no box of player {self.player} is labelled {unknown[0]!r}")
+        missing = [label for label in self.labels if label not in contents]
+        if missing:
+            raise InvalidBoxesError(f"{len(missing)} boxes are missing, the first {missing[0]!r}")
+        loaded: list[list[Cell]] = [[] for _ in self.labels]
+        for label, beads in contents.items():
+            box = index[label]
+            cells = list(beads)
+            for bead in cells:
+                if not isinstance(bead, int) or not 0 <= bead <= 8 or label[bead] != EMPTY:
+                    raise InvalidBoxesError(f"box {label!r} holds an illegal bead {bead!r}")
+            if not cells and self.rules.empty_box is EmptyBox.REFILL:
+                raise InvalidBoxesError(f"box {label!r} is empty, which the refill rule forbids")
+            loaded[box] = [Cell(c) for c in cells]
+        self._beads = loaded
+        self._drawn = []
+
+    def move(self, board: Board) -> Cell | None:
+        """The square MENACE takes on `board`, its bead kept aside; None when it resigns."""
+        if is_over(board) or to_move(board) != self.player:
+            raise IllegalMoveError(f"it is not {self.player}'s move on {board!r}")
+        empties = empty_cells(board)
+        if len(empties) == 1:
+            return empties[0]
+        label, to_label = canonical(board)
+        box = self._index[label]
+        if not self._beads[box]:
+            self._empty_boxes += 1
+            if self.rules.empty_box is EmptyBox.RESIGN:
+                return None
+            return empties[int(self.rng.random() * len(empties))]
+        return map_cell(inverse(to_label), self._take_bead(box))
+
+    def _take_bead(self, box: BoxId) -> Cell:
+        """Draw a bead from a box at random, keep it aside, and refill the box if it is left empty."""
+        beads = self._beads[box]
+        rnd = self.rng.random
+        i = int(rnd() * len(beads))
+        bead = beads[i]
+        beads[i] = beads[-1]
+        beads.pop()
+        if not beads and self.rules.empty_box is EmptyBox.REFILL:
+            empties = self._empties[box]
+            beads.extend(empties[int(rnd() * len(empties))] for _ in range(self.rules.refill_beads))
+        self._drawn.append((box, bead))
+        return bead
+
+    def learn(self, outcome: Outcome) -> tuple[tuple[BoxId, Cell], ...]:
+        """Put the beads kept aside back as the outcome says; the (box, bead) pairs drawn."""
+        returned = self.rules.beads_returned(outcome)
+        drawn = tuple(self._drawn)
+        for box, bead in drawn:
+            self._beads[box].extend([bead] * returned)
+        self._drawn = []
+        return drawn
+
+    def take_empty_box_count(self) -> int:
+        """How often MENACE met an empty box since the last call."""
+        count, self._empty_boxes = self._empty_boxes, 0
+        return count
+
+    def train(self, opponent: OpponentTable, games: int) -> Tally:
+        """Play and learn from `games` games against an opponent given as data; the tally."""
+        graph = position_graph()
+        table = box_table(self.player)
+        results = [int(r) for r in graph.results]
+        box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
+        empties_of, children = self._empties, graph.children
+        boxes = self._beads
+        rnd = self.rng.random
+        refill = self.rules.empty_box is EmptyBox.REFILL
+        resign = self.rules.empty_box is EmptyBox.RESIGN
+        refill_beads = self.rules.refill_beads
+        mine = int(Result.X_WINS if self.player == X else Result.O_WINS)
+        theirs = int(Result.O_WINS if self.player == X else Result.X_WINS)
+        returned = [0] * 4
+        returned[mine] = self.rules.beads_returned(Outcome.WIN)
+        returned[theirs] = self.rules.beads_returned(Outcome.LOSS)
+        returned[Result.DRAWN] = self.rules.beads_returned(Outcome.DRAW)
+        counts = [0] * 4
+        empty_boxes = 0
+        menace_first = self.player == X
+        opening = opponent[0]
+        for _ in range(games):
+            # The hot loop: the same steps as move() and learn(), inlined for speed.
+            drawn: list[tuple[list[Cell], Cell]] = []
+            position = 0 if menace_first else opening[int(rnd() * len(opening))]
+            while True:
+                box = box_at[position]
+                if box >= 0:
+                    beads = boxes[box]
+                    n = len(beads)
+                    if n:
+                        i = int(rnd() * n)
+                        bead = beads[i]
+                        beads[i] = beads[-1]
+                        beads.pop()
+                        if n == 1 and refill:
+                            empties = empties_of[box]
+                            beads.extend(
+                                empties[int(rnd() * len(empties))] for _ in range(refill_beads)
+                            )
+                        drawn.append((beads, bead))
+                        position = after_bead[position][bead]
+                    else:
+                        empty_boxes += 1
+                        if resign:
+                            result = theirs
+                            break
+                        legal = [p for p in children[position] if p != NO_POSITION]
+                        position = legal[int(rnd() * len(legal))]
+                else:
+                    position = forced[position]
+                result = results[position]
+                if result:
+                    break
+                choices = opponent[position]
+                position = choices[int(rnd() * len(choices))]
+                result = results[position]
+                if result:
+                    break
+            counts[result] += 1
+            back = returned[result]
+            if back == 1:
+                for beads, bead in drawn:
+                    beads.append(bead)
+            elif back:
+                for beads, bead in drawn:
+                    beads.extend([bead] * back)
+        self._empty_boxes += empty_boxes
+        return Tally(
+            wins=counts[mine], draws=counts[Result.DRAWN], losses=counts[theirs],
+            empty_boxes=empty_boxes,
+        )

@@ -1,0 +1,81 @@
+"""Every reachable position, numbered once, with its moves, result and canonical label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+
+from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, winner
+from reference.symmetry import Symmetry, canonical
+
+PositionId = int
+"""A position's number in the graph; 0 is the empty board."""
+
+NO_POSITION = -1
+
+
+class Result(IntEnum):
+    """How a position stands: still being played, or how the game ended."""
+
+    ONGOING = 0
+    X_WINS = 1
+    O_WINS = 2
+    DRAWN = 3
+
+
+@dataclass(frozen=True)
+class PositionGraph:
+    """All 5,478 reachable positions, numbered in breadth-first order from the empty board."""
+
+    boards: tuple[Board, ...]
+    index: dict[Board, PositionId]
+    children: tuple[tuple[PositionId, ...], ...]
+    """For each position, the position after the side to move takes each cell, or -1."""
+    results: tuple[Result, ...]
+    labels: tuple[Board, ...]
+    """The canonical label of each position: the least of its 8 images."""
+    to_label: tuple[Symmetry, ...]
+    """The symmetry carrying each position onto its label."""
+
+
+def _result(board: Board) -> Result:
+    """The result of a position."""
+    mark = winner(board)
+    if mark == X:
+        return Result.X_WINS
+    if mark == O:
+        return Result.O_WINS
+    return Result.ONGOING if EMPTY in board else Result.DRAWN
+
+
+@cache
+def position_graph() -> PositionGraph:
+    """The graph of reachable positions, built once."""
+    boards = [EMPTY_BOARD]
+    index = {EMPTY_BOARD: 0}
+    children: list[tuple[PositionId, ...]] = []
+    results: list[Result] = []
+    for board in boards:  # grows as it is read: breadth-first
+        result = _result(board)
+        results.append(result)
+        row = [NO_POSITION] * 9
+        if result is Result.ONGOING:
+            mark = X if board.count(X) == board.count(O) else O
+            for cell in CELLS:
+                if board[cell] == EMPTY:
+                    after = board[:cell] + mark + board[cell + 1:]
+                    if after not in index:
+                        index[after] = len(boards)
+                        boards.append(after)
+                    row[cell] = index[after]
+        children.append(tuple(row))
+    labelled = [canonical(board) for board in boards]
+    return PositionGraph(
+        boards=tuple(boards),
+        index=index,
+        children=tuple(children),
+        results=tuple(results),
+        labels=tuple(label for label, _ in labelled),
+        to_label=tuple(g for _, g in labelled),
+    )
