@@ -36,6 +36,9 @@ examples:
   python -m reference --seed 7 < moves.txt replay a game from a file, deterministically
   python -m reference --boxes menace.json  keep what MENACE learns between sessions
 
+more: 'python -m reference train', 'evaluate' and 'boxes' train MENACE against other players,
+measure it and draw its matchboxes (each has its own --help).
+
 exit status: 0 after the last game; 1 when input ends early or is interrupted;
 2 for bad options or a boxes file that cannot be used (it is left untouched)."""
 
@@ -112,9 +115,18 @@ def load_menace(rules: Rules, rng: random.Random, path: Path | None) -> tuple[Me
     return menace, games
 
 
+STUDY_COMMANDS = ("train", "evaluate", "boxes")
+"""Subcommands for watching MENACE learn, handled by `reference.study_cli`."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the challenge program; the exit status."""
-    options = build_parser().parse_args(argv)
+    """Run the challenge program, or a study subcommand; the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] in STUDY_COMMANDS:
+        from reference.study_cli import main as study_main
+
+        return study_main(arguments)
+    options = build_parser().parse_args(arguments)
     console = Console(sys.stdin, sys.stdout, sys.stderr, interactive=sys.stdin.isatty())
     try:
         rules = rules_from(options)
