@@ -8,13 +8,22 @@ from dataclasses import dataclass, replace
 from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play, winner
 from reference.console import Console
 from reference.menace import Menace
-from reference.notation import InvalidMoveTextError, format_board, format_dump, parse_move
+from reference.notation import (
+    InvalidMoveTextError, format_board, format_dump, move_name, parse_move,
+)
 from reference.rules import Outcome
 
 MOVE_HELP = (
     "Type a move as two letters from L, M, R: the row (L top, M middle, R bottom), "
     "then the column (L left, M middle, R right). MM is the centre, LL the top left."
 )
+
+
+LEARNING = {
+    Outcome.WIN: "MENACE won: each bead it drew goes back with one more of its colour.",
+    Outcome.DRAW: "A draw: each bead MENACE drew goes back into its box.",
+    Outcome.LOSS: "MENACE lost: the beads it drew stay out of their boxes.",
+}
 
 
 @dataclass(frozen=True)
@@ -84,15 +93,20 @@ def play_game(menace: Menace, console: Console) -> Outcome:
             resigned = True
             break
         board = play(board, cell)
+        console.narrate(f"MENACE plays {move_name(cell)}:")
         console.show(format_board(board))
         if is_over(board):
             break
-        board = play(board, read_move(console, board))
+        mine = read_move(console, board)
+        board = play(board, mine)
+        console.narrate(f"You play {move_name(mine)}:")
         console.show(format_board(board))
         if is_over(board):
             break
     outcome = outcome_for(menace, board, resigned)
     menace.learn(outcome)
+    console.narrate(f"{LEARNING[outcome]} Its 304 matchboxes now hold (label: the board row by "
+                    "row; then its beads: squares 0-8 row by row from the top left):")
     console.show(format_dump(menace.contents()))
     return outcome
 

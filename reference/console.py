@@ -29,6 +29,11 @@ class Console:
         self.stderr.write(text + "\n")
         self.stderr.flush()
 
+    def narrate(self, text: str) -> None:
+        """Explain what happens next, on stderr, to a person at a terminal only."""
+        if self.interactive:
+            self.say(text)
+
     def ask(self, prompt: str) -> str:
         """The next line of input, stripped, after flushing all output and showing the prompt."""
         self.stdout.flush()
