@@ -2,46 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
-from reference.board import CELLS, EMPTY, EMPTY_BOARD, X, Board, Cell, to_move, winner
-from reference.positions import NO_POSITION, PositionId, Result, position_graph
-from reference.symmetry import PERMUTATIONS, canonical, inverse, stabiliser
+from reference.board import CELLS, EMPTY, EMPTY_BOARD, Board, Cell, to_move, winner
+from reference.symmetry import PERMUTATIONS, canonical, stabiliser
 
 BoxId = int
 """A matchbox's place in the fixed box order: by MENACE's move number, then label."""
 
-NO_BOX = -1
 
-
-@dataclass(frozen=True)
-class BoxTable:
-    """The matchboxes of one player and, for every position, how to use them."""
-
-    player: str
-    labels: tuple[Board, ...]
-    """Each box's label: the canonical (least) image of the boards it stands for."""
-    move_numbers: tuple[int, ...]
-    """Each box's move number: 0 for MENACE's first move, up to 3."""
-    label_empties: tuple[tuple[Cell, ...], ...]
-    """Each box's legal beads: the empty squares of its label."""
-    box_at: tuple[BoxId, ...]
-    """For each position, the box MENACE draws from there, or -1."""
-    after_bead: tuple[tuple[PositionId, ...], ...]
-    """For each position, the position after playing each bead of its label's frame, or -1."""
-    bead_to_cell: tuple[tuple[Cell, ...], ...]
-    """For each position with a box, the board square each label square stands for."""
-    forced: tuple[PositionId, ...]
-    """For each position with one empty square and the player to move, the position after it."""
-
-    @property
-    def index(self) -> dict[Board, BoxId]:
-        """Each label's box."""
-        return {label: box for box, label in enumerate(self.labels)}
-
-
-def _needs_box(board: Board, player: str) -> bool:
+def needs_box(board: Board, player: str) -> bool:
     """True when `player` must choose a move on `board`: its turn, no winner, two squares free."""
     return to_move(board) == player and board.count(EMPTY) >= 2 and winner(board) is None
 
@@ -61,47 +31,8 @@ def box_labels(player: str) -> tuple[Board, ...]:
                 if label not in seen:
                     seen.add(label)
                     frontier.append(label)
-    labels = [board for board in seen if _needs_box(board, player)]
+    labels = [board for board in seen if needs_box(board, player)]
     return tuple(sorted(labels, key=lambda label: (label.count(player), label)))
-
-
-@cache
-def box_table(player: str) -> BoxTable:
-    """The matchboxes for MENACE playing `player` (X moves first), built once."""
-    graph = position_graph()
-    needs_box = [_needs_box(board, player) for board in graph.boards]
-    labels = box_labels(player)
-    index = {label: box for box, label in enumerate(labels)}
-    box_at: list[BoxId] = []
-    after_bead: list[tuple[PositionId, ...]] = []
-    bead_to_cell: list[tuple[Cell, ...]] = []
-    forced: list[PositionId] = []
-    for p, board in enumerate(graph.boards):
-        children = graph.children[p]
-        if needs_box[p]:
-            back = PERMUTATIONS[inverse(graph.to_label[p])]  # label square -> board square
-            box_at.append(index[graph.labels[p]])
-            bead_to_cell.append(back)
-            after_bead.append(tuple(children[back[c]] for c in CELLS))
-        else:
-            box_at.append(NO_BOX)
-            bead_to_cell.append(())
-            after_bead.append(())
-        lone = [child for child in children if child != NO_POSITION]
-        single = graph.results[p] is Result.ONGOING and to_move(board) == player and len(lone) == 1
-        forced.append(lone[0] if single else NO_POSITION)
-    return BoxTable(
-        player=player,
-        labels=labels,
-        move_numbers=tuple(label.count(player) for label in labels),
-        label_empties=tuple(
-            tuple(Cell(c) for c in CELLS if label[c] == EMPTY) for label in labels
-        ),
-        box_at=tuple(box_at),
-        after_bead=tuple(after_bead),
-        bead_to_cell=tuple(bead_to_cell),
-        forced=tuple(forced),
-    )
 
 
 def distinct_squares(label: Board) -> tuple[Cell, ...]:

@@ -14,7 +14,6 @@ from reference.challenge import play_session
 from reference.console import Console, EndOfInput
 from reference.menace import InvalidBoxesError, Menace
 from reference.rules import PRESETS, EmptyBox, InvalidRulesError, Rules
-from reference.storage import BoxFileError, load_boxes, save_boxes
 
 DESCRIPTION = """\
 Play noughts and crosses against MENACE, Donald Michie's 1961 machine that learns from
@@ -107,6 +106,8 @@ def load_menace(rules: Rules, rng: random.Random, path: Path | None) -> tuple[Me
     menace = Menace(rules, player=X, rng=rng)
     if path is None or not path.exists():
         return menace, 0
+    from reference.storage import BoxFileError, load_boxes  # JSON only when a file is used
+
     try:
         contents, games = load_boxes(path, X)
         menace.load(contents)
@@ -141,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def save(score: object) -> None:
         if path is not None:
+            from reference.storage import save_boxes
+
             games_so_far = games_before + sum(
                 getattr(score, name) for name in ("wins", "draws", "losses")
             )

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reference.board import EMPTY, X, Board, Cell, IllegalMoveError, empty_cells, is_over, to_move
-from reference.boxes import BoxId, box_labels, box_table, distinct_squares
-from reference.positions import NO_POSITION, PositionId, Result, position_graph
+from reference.boxes import BoxId, box_labels, distinct_squares
 from reference.symmetry import canonical, inverse, map_cell
+
+if TYPE_CHECKING:
+    from reference.positions import OpponentTable
 from reference.rules import CHALLENGE, EmptyBox, Outcome, Rules
 
-OpponentTable = Sequence[Sequence[PositionId]]
-"""An opponent as data: for each position, the positions it may move to, each equally likely."""
 
 
 class InvalidBoxesError(ValueError):
@@ -148,6 +149,9 @@ class Menace:
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
+        from reference.positions import NO_POSITION, Result, position_graph
+        from reference.tables import box_table  # built on first use: the challenge needs neither
+
         graph = position_graph()
         table = box_table(self.player)
         results = [int(r) for r in graph.results]

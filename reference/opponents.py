@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from reference.menace import OpponentTable
-from reference.positions import NO_POSITION, Result, position_graph
+from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
 from reference.solver import best_moves
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -13,6 +14,9 @@ PositionId = int
 """A position's number in the graph; 0 is the empty board."""
 
 NO_POSITION = -1
+
+OpponentTable = Sequence[Sequence[PositionId]]
+"""An opponent as data: for each position, the positions it may move to, each equally likely."""
 
 
 class Result(IntEnum):

@@ -7,9 +7,10 @@ from collections import Counter
 import pytest
 
 from reference.board import EMPTY, O, X, is_over, play, reachable_positions, to_move
-from reference.boxes import NO_BOX, box_labels, box_table, distinct_squares
+from reference.boxes import box_labels, distinct_squares
 from reference.positions import NO_POSITION, Result, position_graph
 from reference.symmetry import canonical, transform
+from reference.tables import NO_BOX, box_table
 
 
 def test_menace_has_304_boxes_split_1_12_108_183() -> None:
