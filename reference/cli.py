@@ -57,16 +57,8 @@ def beads_option(text: str) -> tuple[int, int, int, int]:
     return (a, b, c, d)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the challenge program."""
-    parser = argparse.ArgumentParser(
-        prog="python -m reference",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--seed", type=int, help="seed MENACE's random draws: the same seed and "
-                        "the same moves give the same transcript (default: unpredictable)")
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """The options that choose the rules: a preset and overrides of its parts."""
     parser.add_argument("--rules", choices=sorted(PRESETS), default="challenge",
                         help="the rules preset (default: challenge)")
     parser.add_argument("--beads", type=beads_option, metavar="A,B,C,D",
@@ -78,6 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--empty-box", choices=[e.value for e in EmptyBox],
                         help="what an emptied box does: refill with three random beads, "
                         "resign, or play a random move")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the challenge program."""
+    parser = argparse.ArgumentParser(
+        prog="python -m reference",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--seed", type=int, help="seed MENACE's random draws: the same seed and "
+                        "the same moves give the same transcript (default: unpredictable)")
+    add_rules_options(parser)
     parser.add_argument("--boxes", type=Path, metavar="FILE",
                         help="load the matchboxes from FILE at the start (a missing file starts "
                         "fresh) and save them there after every game")
@@ -101,15 +106,17 @@ def rules_from(options: argparse.Namespace) -> Rules:
         raise UsageError(str(error)) from error
 
 
-def load_menace(rules: Rules, rng: random.Random, path: Path | None) -> tuple[Menace, int]:
+def load_menace(
+    rules: Rules, rng: random.Random, path: Path | None, player: str = X
+) -> tuple[Menace, int]:
     """A MENACE under `rules`, with the boxes saved at `path` if there are any; games learned."""
-    menace = Menace(rules, player=X, rng=rng)
+    menace = Menace(rules, player=player, rng=rng)
     if path is None or not path.exists():
         return menace, 0
     from reference.storage import BoxFileError, load_boxes  # JSON only when a file is used
 
     try:
-        contents, games = load_boxes(path, X)
+        contents, games = load_boxes(path, player)
         menace.load(contents)
     except (BoxFileError, InvalidBoxesError) as error:
         raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)") from error

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -149,6 +149,23 @@ class Menace:
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
+        from reference.positions import Result
+
+        results, empty_boxes = self.play_games([opponent], games)
+        mine, theirs = (Result.X_WINS, Result.O_WINS) if self.player == X else (
+            Result.O_WINS, Result.X_WINS)
+        return Tally(
+            wins=results.count(mine), draws=results.count(Result.DRAWN),
+            losses=results.count(theirs), empty_boxes=sum(empty_boxes),
+        )
+
+    def play_games(
+        self, pool: Sequence[OpponentTable], games: int, *, first_game: int = 0
+    ) -> tuple[bytearray, bytearray]:
+        """Play and learn from `games` games, game g against pool[(first_game + g) % len(pool)].
+
+        Returns each game's `Result` code, and how often MENACE met an empty box in each game.
+        """
         from reference.positions import NO_POSITION, Result, position_graph
         from reference.tables import box_table  # built on first use: the challenge needs neither
 
@@ -168,14 +185,20 @@ class Menace:
         returned[mine] = self.rules.beads_returned(Outcome.WIN)
         returned[theirs] = self.rules.beads_returned(Outcome.LOSS)
         returned[Result.DRAWN] = self.rules.beads_returned(Outcome.DRAW)
-        counts = [0] * 4
-        empty_boxes = 0
+        record = bytearray(games)
+        empties_record = bytearray(games)
         menace_first = self.player == X
-        opening = opponent[0]
-        for _ in range(games):
+        count = len(pool)
+        for game in range(games):
             # The hot loop: the same steps as move() and learn(), inlined for speed.
+            opponent = pool[(first_game + game) % count]
             drawn: list[tuple[list[Cell], Cell]] = []
-            position = 0 if menace_first else opening[int(rnd() * len(opening))]
+            empty_here = 0
+            if menace_first:
+                position = 0
+            else:
+                opening = opponent[0]
+                position = opening[int(rnd() * len(opening))]
             while True:
                 box = box_at[position]
                 if box >= 0:
@@ -194,7 +217,7 @@ class Menace:
                         drawn.append((beads, bead))
                         position = after_bead[position][bead]
                     else:
-                        empty_boxes += 1
+                        empty_here += 1
                         if resign:
                             result = theirs
                             break
@@ -210,7 +233,8 @@ class Menace:
                 result = results[position]
                 if result:
                     break
-            counts[result] += 1
+            record[game] = result
+            empties_record[game] = empty_here
             back = returned[result]
             if back == 1:
                 for beads, bead in drawn:
@@ -218,8 +242,5 @@ class Menace:
             elif back:
                 for beads, bead in drawn:
                     beads.extend([bead] * back)
-        self._empty_boxes += empty_boxes
-        return Tally(
-            wins=counts[mine], draws=counts[Result.DRAWN], losses=counts[theirs],
-            empty_boxes=empty_boxes,
-        )
+        self._empty_boxes += sum(empties_record)
+        return record, empties_record
