@@ -1,0 +1,110 @@
+"""Time the judge on the reference against the reference replaying the same games alone.
+
+    python bench/judge.py [--games 100] [--runs 5] [--seed 2026]
+
+The judge plays the reference (`tests/submissions/accepted/reference`, seeded) and saves its
+transcript; the `>` lines of that transcript are exactly what the reference reads, so the
+reference, given the same seed and that input from a file, replays the very same games
+without the judge. Targets: judge at most 1.5 times the replay, 100 games under 3 seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
+TARGET_RATIO = 1.5
+TARGET_SECONDS_PER_100 = 3.0
+
+
+def child_environment() -> dict[str, str]:
+    """A small environment without PYTHONUNBUFFERED, with the project importable."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
+            "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+
+
+def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "null") -> tuple[float, int]:
+    """Wall time and exit status of a command, its output read and thrown away.
+
+    `stdout` is where its output goes: "null" (a file: block-buffered), "pipe" or "pty"
+    (a terminal: line-buffered, as the judge's default transport).
+    """
+    with open(stdin_path or os.devnull, "rb") as stdin:
+        master = -1
+        if stdout == "pty":
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            out: int = slave
+        elif stdout == "pipe":
+            out = subprocess.PIPE
+        else:
+            out = subprocess.DEVNULL
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdin=stdin, stdout=out, stderr=subprocess.DEVNULL,
+                                   cwd=ROOT, env=child_environment())
+        if stdout == "pty":
+            os.close(slave)
+            while True:
+                try:
+                    if not os.read(master, 1 << 16):
+                        break
+                except OSError:
+                    break
+            os.close(master)
+        elif stdout == "pipe":
+            assert process.stdout is not None
+            while process.stdout.read(1 << 16):
+                pass
+        status = process.wait()
+        return time.perf_counter() - start, status
+
+
+def main() -> None:
+    """Run both a few times and print the medians, the ratio, and whether the targets hold."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--transport", choices=("pty", "pipe"), default="pty")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        transcript = Path(folder) / "transcript.txt"
+        judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
+                 str(args.seed), "--transport", args.transport, "--transcript", str(transcript),
+                 str(REFERENCE)]
+        judged = []
+        for _ in range(args.runs):
+            seconds, status = timed(judge)
+            if status != 0:
+                sys.exit(f"the judge did not accept the reference (status {status})")
+            judged.append(seconds)
+        sent = [line[2:] for line in transcript.read_text().splitlines() if line.startswith("> ")]
+        replay_input = Path(folder) / "input.txt"
+        replay_input.write_text("\n".join(sent) + "\n")
+        alone_command = [sys.executable, "-m", "reference", "--seed", str(args.seed)]
+        alone = [timed(alone_command, replay_input, args.transport)[0] for _ in range(args.runs)]
+        to_file = [timed(alone_command, replay_input, "null")[0] for _ in range(args.runs)]
+    judge_time, alone_time = statistics.median(judged), statistics.median(alone)
+    ratio = judge_time / alone_time
+    limit = TARGET_SECONDS_PER_100 * args.games / 100
+    print(f"{args.games} games, seed {args.seed}, transport {args.transport}, "
+          f"median of {args.runs} runs")
+    print(f"judge (python -m judge, whole run):       {judge_time:.3f} s"
+          f"  target < {limit:.1f} s: {'ok' if judge_time < limit else 'MISSED'}")
+    print(f"reference replaying the input, stdout a {args.transport}: {alone_time:.3f} s")
+    print(f"reference replaying the input, stdout a file: {statistics.median(to_file):.3f} s")
+    print(f"ratio judge / replay on the same transport: {ratio:.2f}"
+          f"  target <= {TARGET_RATIO}: {'ok' if ratio <= TARGET_RATIO else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

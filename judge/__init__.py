@@ -1,0 +1,1 @@
+"""A judge for the MENACE challenge: plays a submission and checks SPEC section 7."""

@@ -1,0 +1,100 @@
+"""The 304 matchboxes of SPEC section 4, and how a printed label maps onto its box."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
+from typing import Final
+
+from reference.board import EMPTY, EMPTY_BOARD, O, X, Board, Cell, winner
+from reference.symmetry import PERMUTATIONS, SYMMETRIES, Symmetry, inverse, map_cell, stabiliser
+
+BOX_COUNT: Final = 304
+
+
+def needs_box(board: Board) -> bool:
+    """True when MENACE faces a choice on this board: X to move, no winner, two or more empty."""
+    return (board.count(X) == board.count(O) and winner(board) is None
+            and board.count(EMPTY) >= 2)
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """A printed label: the box it stands for and the symmetry carrying it onto the box's label."""
+
+    label: Board
+    to_label: Symmetry
+
+
+_IMAGE_GETTERS: Final = tuple(itemgetter(*PERMUTATIONS[inverse(g)]) for g in SYMMETRIES)
+"""For each symmetry g, a getter giving the cells of `transform(board, g)` in order."""
+
+
+def _least_image(board: Board) -> Board:
+    """The canonical label of a board (fast form of `canonical(board)[0]`)."""
+    return min(["".join(get(board)) for get in _IMAGE_GETTERS])
+
+
+@cache
+def label_of(board: Board) -> tuple[Board, Symmetry]:
+    """The canonical label of a board and the first symmetry carrying the board onto it."""
+    images = ["".join(get(board)) for get in _IMAGE_GETTERS]
+    label = min(images)
+    return label, Symmetry(images.index(label))
+
+
+@cache
+def box_labels() -> tuple[Board, ...]:
+    """The canonical labels of the 304 boxes, in sorted order, found by playing from the empty board."""
+    seen = {EMPTY_BOARD}
+    frontier = [EMPTY_BOARD]
+    labels = []
+    while frontier:
+        board = frontier.pop()
+        if needs_box(board):
+            labels.append(board)
+        if winner(board) is not None:
+            continue
+        mark = X if board.count(X) == board.count(O) else O
+        for cell, here in enumerate(board):
+            if here == EMPTY:
+                after = _least_image(board[:cell] + mark + board[cell + 1:])
+                if after not in seen:
+                    seen.add(after)
+                    frontier.append(after)
+    assert len(labels) == BOX_COUNT
+    return tuple(sorted(labels))
+
+
+@cache
+def orientations() -> dict[Board, Orientation]:
+    """Every image of every box label, with the box it stands for."""
+    table: dict[Board, Orientation] = {}
+    for label in box_labels():
+        for h, get in enumerate(_IMAGE_GETTERS):
+            table.setdefault("".join(get(label)), Orientation(label, inverse(Symmetry(h))))
+    return table
+
+
+@cache
+def square_orbit(label: Board, square: Cell) -> frozenset[Cell]:
+    """The squares of `label` that its symmetries identify with `square`."""
+    return frozenset(map_cell(g, square) for g in stabiliser(label))
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One move MENACE made from a box: the box and the squares of its label it may stand for."""
+
+    label: Board
+    squares: frozenset[Cell]
+
+
+@cache
+def draw_for_move(board: Board, cell: Cell) -> Draw | None:
+    """The box MENACE drew from to play `cell` on `board`, or None when it had no choice."""
+    if not needs_box(board):
+        return None
+    label, g = label_of(board)
+    return Draw(label, square_orbit(label, map_cell(g, cell)))

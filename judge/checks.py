@@ -1,0 +1,426 @@
+"""The checks of SPEC section 7, one function each, named by their check ids."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+from reference.board import EMPTY, O, X, Board, Cell, play, winner
+
+from judge.boxes import BOX_COUNT, Draw, box_labels, square_orbit
+from judge.formats import (BeadError, Counts, Symbols, UnreadableError, bead_counts,
+                           read_box_line, to_label_frame)
+from judge.verdict import Check, Ending, Failure, Place
+
+WIN: Final = 1
+DRAW: Final = 0
+LOSS: Final = -1
+OUTCOME_NAMES: Final = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+REFILL: Final = 3
+FALSE_ALARM: Final = 1e-4
+"""The bead-draws check rejects at most this fraction of correct runs."""
+
+
+def show(counts: Counts) -> str:
+    """Beads as a sorted list of squares, e.g. `0 0 4 8`."""
+    return " ".join(str(c) for c, n in enumerate(counts) for _ in range(n)) or "(none)"
+
+
+def outcome_of(board: Board) -> int:
+    """MENACE's result on a finished board: WIN, DRAW or LOSS."""
+    mark = winner(board)
+    return WIN if mark == X else LOSS if mark == O else DRAW
+
+
+# -- 1. new-game -------------------------------------------------------------------------
+
+def new_game(line: str, place: Place) -> Failure | None:
+    """Check 1: the game starts with the line `new game`."""
+    if line.strip().lower() == "new game":
+        return None
+    return Failure(Check.NEW_GAME, place, "new game", line)
+
+
+# -- 2. true-board -----------------------------------------------------------------------
+
+def true_board_first(board: Board, place: Place) -> tuple[Failure | None, Cell]:
+    """Check 2, first board of a game: exactly one X, nothing else (the board was cleared)."""
+    if board.count(X) == 1 and board.count(EMPTY) == 8:
+        return None, Cell(board.index(X))
+    return Failure(Check.TRUE_BOARD, place, "a cleared board with MENACE's first X",
+                   board), Cell(0)
+
+
+def true_board_after_opponent(before: Board, cell: Cell, after: Board,
+                              place: Place) -> Failure | None:
+    """Check 2, after O's move: the board differs from the one before by exactly that O."""
+    expected = play(before, cell)
+    if after == expected:
+        return None
+    return Failure(Check.TRUE_BOARD, place, expected, after)
+
+
+def true_board_after_menace(before: Board, after: Board,
+                            place: Place) -> tuple[Failure | None, Cell]:
+    """Check 2, after MENACE's move: exactly one new X on an empty square, nothing else."""
+    changed = [c for c in range(9) if before[c] != after[c]]
+    if len(changed) == 1 and before[changed[0]] == EMPTY and after[changed[0]] == X:
+        return None, Cell(changed[0])
+    return Failure(Check.TRUE_BOARD, place, f"{before} with one new X on an empty square",
+                   after), Cell(0)
+
+
+# -- 3. game-end -------------------------------------------------------------------------
+
+def game_end(board: Board, over: bool, got: str, line: str, place: Place) -> Failure:
+    """Check 3: the failure of a game that went on after its end, or stopped before it."""
+    if over:
+        return Failure(Check.GAME_END, place,
+                       f"the matchbox dump: the game is over on {board}", f"{got}: {line}")
+    return Failure(Check.GAME_END, place,
+                   f"a board: the game is not over on {board}", f"{got}: {line}")
+
+
+def game_end_waits(place: Place) -> Failure:
+    """Check 3: the failure of a program that asks for a move once the game is over."""
+    return Failure(Check.GAME_END, place, "the matchbox dump: the game is over",
+                   "it waits for another move")
+
+
+# -- 4. interactive ----------------------------------------------------------------------
+
+def interactive(waiting_for_input: bool) -> Check | None:
+    """Check 4: a silent program blocked reading its input did not show its move first."""
+    return Check.INTERACTIVE if waiting_for_input else None
+
+
+# -- 5. dump -----------------------------------------------------------------------------
+
+Boxes = dict[Board, Counts]
+"""A labelled dump: beads of each box in its canonical label's frame."""
+
+
+@dataclass(frozen=True)
+class ReadDump:
+    """A dump as read: labelled boxes by label, or unlabelled bead counts in printed order."""
+
+    boxes: Boxes | None
+    unlabelled: tuple[Counts, ...]
+    lines: int
+    texts: tuple[str, ...] = ()
+    """The dump's lines as printed."""
+    changed: frozenset[Board] | None = None
+    """Boxes whose lines differ from the previous dump's, when only those were read again."""
+
+
+def _why_not_a_box(label: Board) -> str:
+    """Why a printed label is not one of the 304 boxes."""
+    if label.count(X) != label.count(O):
+        return "X and O counts differ, so MENACE is not to move"
+    if winner(label) is not None:
+        return "someone has three in a row"
+    if label.count(EMPTY) < 2:
+        return "fewer than two empty squares"
+    return "it cannot be reached in play"
+
+
+@dataclass(frozen=True)
+class BoxReading:
+    """One dump line, read and checked on its own: its box and beads, or what is wrong with it."""
+
+    printed: str | None
+    """The label as printed (canonical symbols), None when unlabelled."""
+    label: Board | None
+    """The box's canonical label, None when unlabelled or not a box."""
+    counts: Counts
+    """Beads in the canonical label's frame (in the printed frame when unlabelled)."""
+    problem: tuple[str, str, Check | None] | None = None
+    """What was expected, what came, and the check (None: unreadable), if the line is wrong."""
+
+
+class BoxReader:
+    """Reads dump lines under fixed declarations, remembering each distinct line once read."""
+
+    def __init__(self, symbols: Symbols, numbering: str, refill: str) -> None:
+        self.symbols = symbols
+        self.numbering = numbering
+        self.empty_allowed = refill == "on-draw"
+        self.cache: dict[str, BoxReading] = {}
+
+    def read(self, text: str) -> BoxReading:
+        """The reading of one dump line (from the cache when the line was seen before)."""
+        reading = self.cache.get(text)
+        if reading is None:
+            reading = self._read(text)
+            if len(self.cache) < 100_000:
+                self.cache[text] = reading
+        return reading
+
+    def _read(self, text: str) -> BoxReading:
+        """Read and check one dump line."""
+        def wrong(expected: str, got: str, check: Check | None = Check.DUMP) -> BoxReading:
+            return BoxReading(None, None, (), (expected, got, check))
+        try:
+            entry = read_box_line(text, self.symbols)
+            counts = bead_counts(entry.beads, self.numbering)
+        except (UnreadableError, BeadError) as error:
+            return wrong("a matchbox: beads as squares", f"{text!r}: {error}", None)
+        if not any(counts) and not self.empty_allowed:
+            return wrong("no empty box", f"an empty box: {text!r}")
+        if entry.label is None:
+            return BoxReading(None, None, counts)
+        for cell, n in enumerate(counts):
+            if n and entry.label[cell] != EMPTY:
+                return wrong("every bead on an empty square of its label",
+                             f"bead {cell} on {entry.label[cell]}: {text!r}")
+        mapped = to_label_frame(entry.label, counts)
+        if mapped is None:
+            return wrong("a label of one of the 304 boxes",
+                         f"{entry.label} ({_why_not_a_box(entry.label)}): {text!r}")
+        return BoxReading(entry.label, mapped[0], mapped[1])
+
+
+def dump(texts: list[str], reader: BoxReader, place: Place) -> tuple[Failure | None, ReadDump]:
+    """Check 5: 304 boxes, one per box of SPEC 4, beads on empty squares, none empty."""
+    boxes: Boxes = {}
+    printed_as: dict[Board, str] = {}
+    unlabelled: list[Counts] = []
+    labelled = True
+
+    def fail(expected: str, got: str, check: Check | None = Check.DUMP) -> tuple[Failure, ReadDump]:
+        return Failure(check, place, expected, got), ReadDump(None, (), len(texts))
+
+    for number, text in enumerate(texts, 1):
+        reading = reader.read(text)
+        if reading.problem is not None:
+            expected, got, check = reading.problem
+            return fail(expected, f"box {number}, {got}", check)
+        if number == 1:
+            labelled = reading.printed is not None
+        elif (reading.printed is not None) != labelled:
+            return fail("every box labelled, or none", f"box {number}: {text!r}", None)
+        if reading.label is None:
+            unlabelled.append(reading.counts)
+            continue
+        if reading.label in boxes:
+            return fail("each box once", f"{printed_as[reading.label]} and {reading.printed} "
+                                         f"are the same box under symmetry (box {number})")
+        boxes[reading.label] = reading.counts
+        printed_as[reading.label] = reading.printed or ""
+    if len(texts) != BOX_COUNT:
+        missing = ""
+        if labelled and len(texts) < BOX_COUNT:
+            missing = f", e.g. none for {next(b for b in box_labels() if b not in boxes)}"
+        return fail(f"{BOX_COUNT} boxes", f"{len(texts)} boxes{missing}")
+    return None, ReadDump(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts))
+
+
+def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
+               place: Place) -> tuple[Failure | None, ReadDump]:
+    """Check 5 on a dump, reading again only the lines that differ from the previous dump's."""
+    before = previous.texts
+    if previous.boxes is None or len(texts) != BOX_COUNT or len(before) != BOX_COUNT:
+        return dump(texts, reader, place)
+    boxes = dict(previous.boxes)
+    changed: list[Board] = []
+    for old_text, text in zip(before, texts):
+        if old_text == text:
+            continue
+        reading = reader.read(text)
+        if (reading.problem is not None or reading.label is None
+                or reading.label != reader.read(old_text).label):
+            return dump(texts, reader, place)
+        boxes[reading.label] = reading.counts
+        changed.append(reading.label)
+    return None, ReadDump(boxes, (), len(texts), tuple(texts), frozenset(changed))
+
+
+# -- 6. learning -------------------------------------------------------------------------
+
+def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: int,
+                   refill: str) -> bool:
+    """True when one drawn box changed as SPEC 5 says (refills included)."""
+    kept = {WIN: 2, DRAW: 1, LOSS: 0}[outcome]
+    total_before, total_after = sum(before), sum(after)
+    refilled_from = 1 if refill == "on-empty" else 0
+    if total_before == refilled_from:
+        extra = REFILL - (1 - refilled_from)
+        if total_after != extra + kept:
+            return False
+        return kept == 0 or any(after[s] >= kept for s in squares)
+    for s in squares:
+        if before[s] >= 1:
+            expected = list(before)
+            expected[s] += outcome
+            if tuple(expected) == after:
+                return True
+    return False
+
+
+def _expected_change(before: Counts, squares: frozenset[Cell], outcome: int, refill: str) -> str:
+    """What SPEC 5 says a drawn box becomes, in words."""
+    names = "/".join(str(s) for s in sorted(squares))
+    refilled_from = 1 if refill == "on-empty" else 0
+    if sum(before) == refilled_from:
+        return f"a refill of 3 beads, then the {OUTCOME_NAMES[outcome]} rule for square {names}"
+    delta = {WIN: "one more bead", DRAW: "no change", LOSS: "one bead fewer"}[outcome]
+    return f"{show(before)} with {delta} of square {names} ({OUTCOME_NAMES[outcome]})"
+
+
+def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: int, refill: str,
+             place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
+    """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
+
+    `changed`, when given, names every box whose line differs: the others are equal.
+    """
+    drawn = {draw.label: draw for draw in draws}
+    others = after.keys() if changed is None else changed
+    labels = [*drawn, *sorted(label for label in others if label not in drawn)]
+    for label in labels:
+        counts, old = after[label], before[label]
+        draw = drawn.get(label)
+        if draw is None:
+            if counts != old:
+                return Failure(Check.LEARNING, place,
+                               f"box {label} unchanged (MENACE did not draw from it): {show(old)}",
+                               show(counts), subject=label)
+        elif not _box_change_ok(old, counts, draw.squares, outcome, refill):
+            return Failure(Check.LEARNING, place,
+                           f"box {label}: {_expected_change(old, draw.squares, outcome, refill)}",
+                           show(counts), subject=label)
+    return None
+
+
+def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,
+                        outcome: int, place: Place) -> Failure | None:
+    """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    if len(changed) > draws:
+        return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
+                       f"{len(changed)} boxes changed")
+    for index, (b, a) in enumerate(changed):
+        diffs = [y - x for x, y in zip(b, a)]
+        refilled = sum(b) == 1 and sum(a) == REFILL + outcome + 1
+        single = sorted(d for d in diffs if d) == [outcome] if outcome else False
+        if not (refilled or single):
+            return Failure(Check.LEARNING, place,
+                           f"a box changed by the {OUTCOME_NAMES[outcome]} rule",
+                           f"{show(b)} became {show(a)}")
+    return None
+
+
+# -- 7. bead-draws -----------------------------------------------------------------------
+
+ALTERNATIVES: Final = (("uniform over the squares present", 0.0), ("flattened", 0.5),
+                       ("sharpened", 2.0), ("strongly sharpened", 4.0),
+                       ("always the most frequent square", math.inf))
+"""Ways of drawing that ignore the bead counts: chance proportional to beads**power."""
+SMOOTHING: Final = 0.1
+"""Each alternative is mixed with this share of the correct law, so one odd move cannot end it."""
+
+
+def _alternative(counts: Counts, power: float) -> list[float]:
+    """Each square's chance under an alternative way of drawing, from the beads."""
+    present = [c for c in range(9) if counts[c]]
+    if power == math.inf:
+        top = max(counts)
+        weights = [1.0 if counts[c] == top else 0.0 for c in range(9)]
+    else:
+        weights = [counts[c] ** power if counts[c] else 0.0 for c in range(9)]
+    total = sum(weights) or float(len(present))
+    return [w / total for w in weights]
+
+
+@cache
+def _ratios(counts: Counts, squares: frozenset[Cell], chosen: float) -> tuple[float, ...]:
+    """Each alternative's chance of the squares chosen, over the correct chance."""
+    return tuple(sum(_alternative(counts, power)[s] for s in squares) / chosen
+                 for _, power in ALTERNATIVES)
+
+
+@dataclass(frozen=True)
+class DrawTest:
+    """The pooled bead-draws test: likelihood ratios of alternatives against correct drawing."""
+
+    moves: int
+    log_ratios: tuple[float, ...]
+    """Natural log of each alternative's likelihood ratio, in the order of ALTERNATIVES."""
+
+    @property
+    def log_evidence(self) -> float:
+        """Log of the mean of the likelihood ratios (a test martingale under correct drawing)."""
+        if not self.log_ratios:
+            return 0.0
+        top = max(self.log_ratios)
+        return top + math.log(sum(math.exp(r - top) for r in self.log_ratios) / len(self.log_ratios))
+
+    @property
+    def passed(self) -> bool:
+        """True unless the evidence against correct drawing reaches 1 / FALSE_ALARM."""
+        return self.log_evidence < math.log(1 / FALSE_ALARM)
+
+    def describe(self) -> str:
+        """The statistic in words."""
+        if not self.log_ratios:
+            return f"over {self.moves} moves, nothing to test"
+        best = max(range(len(self.log_ratios)), key=lambda k: self.log_ratios[k])
+        return (f"over {self.moves} moves, evidence against drawing in proportion to the beads "
+                f"{math.exp(min(self.log_evidence, 700)):.3g} (rejected at {1 / FALSE_ALARM:.0f}); "
+                f"likeliest alternative: {ALTERNATIVES[best][0]}")
+
+
+class BeadDraws:
+    """Check 7, pooled over a run: each move's chosen square against the previous dump's beads."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.log_ratios = [0.0] * len(ALTERNATIVES)
+
+    def add(self, label: Board, counts: Counts, squares: frozenset[Cell],
+            place: Place) -> Failure | None:
+        """Account for one move; a move to a square without beads fails at once."""
+        total = sum(counts)
+        if not total:
+            return None
+        chosen = sum(counts[s] for s in squares) / total
+        if chosen == 0:
+            return Failure(Check.BEAD_DRAWS, place,
+                           f"a square with beads in box {label} ({show(counts)})",
+                           f"square {'/'.join(str(s) for s in sorted(squares))}, which had none")
+        self.moves += 1
+        for k, ratio in enumerate(_ratios(counts, squares, chosen)):
+            self.log_ratios[k] += math.log((1 - SMOOTHING) * ratio + SMOOTHING)
+        return None
+
+    def result(self) -> DrawTest:
+        """The pooled test so far."""
+        return DrawTest(self.moves, tuple(self.log_ratios))
+
+
+def bead_draws(test: DrawTest, place: Place) -> Failure | None:
+    """Check 7: no alternative way of drawing explains the moves 10,000 times better (Ville)."""
+    if test.passed:
+        return None
+    return Failure(Check.BEAD_DRAWS, place,
+                   "draws in proportion to the beads", test.describe())
+
+
+# -- 8. exit ----------------------------------------------------------------------------
+
+def exit_(ending: Ending, finished: bool, place: Place) -> Failure | None:
+    """Check 8: it ended on its own with status 0 only after the last dump, leaving nothing.
+
+    A non-zero status or a signal is a runtime error, and a hang a time limit: the verdict's
+    decision order deals with those.
+    """
+    if ending.killed_by_judge or ending.status != 0:
+        return None
+    if not finished:
+        return Failure(Check.EXIT, place, "the last dump, then exit",
+                       f"it exited with status 0 before the end, in {place}")
+    if ending.leftovers:
+        return Failure(Check.EXIT, place, "nothing left running after the exit",
+                       f"it left {ending.leftovers} process(es) running after it exited")
+    return None

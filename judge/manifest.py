@@ -1,0 +1,120 @@
+"""The submission manifest, `submission.toml`: command, language, source and SPEC 8 declarations."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+MANIFEST_NAME: Final = "submission.toml"
+MOVE_FORMATS: Final = ("letters", "digits", "digits0")
+BEAD_FORMATS: Final = ("auto", "0-8", "1-9", "letters")
+REFILL_RULES: Final = ("on-empty", "on-draw")
+TRANSPORTS: Final = ("pty", "pipe")
+
+
+class ManifestError(ValueError):
+    """A manifest that is missing, unreadable, or has a bad value."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a submission declares about itself (SPEC section 8); defaults for the rest."""
+
+    command: tuple[str, ...]
+    language: str = "unknown"
+    source: str = ""
+    moves: str = "letters"
+    beads: str = "auto"
+    refill: str = "on-empty"
+    seed_args: tuple[str, ...] = ()
+    x: str = ""
+    o: str = ""
+    empty: str = ""
+    transport: str = "pty"
+    memory_mb: int = 0
+    folder: Path | None = None
+    """The submission folder, copied to a fresh working folder for each run."""
+
+    @property
+    def name(self) -> str:
+        """The submission's name: its folder's name, or its command."""
+        return self.folder.name if self.folder else " ".join(self.command)
+
+    def source_bytes(self) -> int | None:
+        """The score: the exact size in bytes of the source file, if there is one."""
+        if self.folder is None or not self.source:
+            return None
+        path = self.folder / self.source
+        return path.stat().st_size if path.is_file() else None
+
+
+def _string(table: dict[str, Any], key: str, default: str, allowed: tuple[str, ...] = ()) -> str:
+    """A string value of the manifest, checked against the allowed ones."""
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise ManifestError(f"{key} must be a string, not {value!r}")
+    if allowed and value not in allowed:
+        raise ManifestError(f"{key} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def _strings(table: dict[str, Any], key: str) -> tuple[str, ...]:
+    """A list-of-strings value of the manifest."""
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ManifestError(f"{key} must be a list of strings, not {value!r}")
+    return tuple(value)
+
+
+def _symbol(table: dict[str, Any], key: str) -> str:
+    """A one-character symbol declaration, or empty when not declared."""
+    value = _string(table, key, "")
+    if len(value) > 1:
+        raise ManifestError(f"{key} must be a single character, not {value!r}")
+    return value
+
+
+def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
+    """The manifest written in `text` (TOML)."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: {error}") from None
+    command = _strings(table, "command")
+    if not command:
+        raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
+    memory = table.get("memory_mb", 0)
+    if not isinstance(memory, int) or memory < 0:
+        raise ManifestError(f"memory_mb must be a non-negative integer, not {memory!r}")
+    return Manifest(
+        command=command,
+        language=_string(table, "language", "unknown"),
+        source=_string(table, "source", ""),
+        moves=_string(table, "moves", "letters", MOVE_FORMATS),
+        beads=_string(table, "beads", "auto", BEAD_FORMATS),
+        refill=_string(table, "refill", "on-empty", REFILL_RULES),
+        seed_args=_strings(table, "seed_args"),
+        x=_symbol(table, "x"),
+        o=_symbol(table, "o"),
+        empty=_symbol(table, "empty"),
+        transport=_string(table, "transport", "pty", TRANSPORTS),
+        memory_mb=memory,
+        folder=folder,
+    )
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """The manifest of the submission in `folder`."""
+    path = folder / MANIFEST_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ManifestError(f"cannot read {path}: {error.strerror}") from None
+    return parse_manifest(text, folder.resolve())
+
+
+def is_submission(folder: Path) -> bool:
+    """True when `folder` holds a single submission (it has a manifest)."""
+    return (folder / MANIFEST_NAME).is_file()

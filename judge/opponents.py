@@ -1,0 +1,171 @@
+"""The judge's opponents, playing O: random, perfect, coverage, scripted and mixed."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Final, Protocol
+
+from reference.board import Board, Cell, is_over, legal_moves, play
+from reference.solver import best_moves
+
+from judge.boxes import label_of, needs_box
+
+OPPONENT_NAMES: Final = ("random", "perfect", "coverage", "mixed")
+MIXED_WEIGHTS: Final = (("coverage", 4), ("random", 4), ("perfect", 2))
+"""How often the mixed opponent picks each kind for a game: out of 10."""
+
+
+class Opponent(Protocol):
+    """Something that chooses O's moves, one game at a time."""
+
+    name: str
+
+    def start_game(self, game: int) -> None:
+        """Get ready for game number `game` (from 1)."""
+
+    def move(self, board: Board) -> Cell:
+        """The square O takes on `board` (O to move, game not over)."""
+
+
+class Knowledge:
+    """What the judge has seen of MENACE so far, for the coverage opponent."""
+
+    def __init__(self) -> None:
+        self.draws: Counter[Board] = Counter()
+        """How often MENACE has drawn from each box (by canonical label)."""
+        self.beads: dict[Board, int] = {}
+        """The number of beads in each box at the last dump."""
+
+
+class RandomOpponent:
+    """Uniformly random legal moves, from a seeded generator."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def start_game(self, game: int) -> None:
+        """Nothing to prepare."""
+
+    def move(self, board: Board) -> Cell:
+        """A random empty square."""
+        return self.rng.choice(legal_moves(board))
+
+
+class PerfectOpponent:
+    """Minimax play: never loses; random among the best moves."""
+
+    name = "perfect"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def start_game(self, game: int) -> None:
+        """Nothing to prepare."""
+
+    def move(self, board: Board) -> Cell:
+        """A random move among those that keep the best result for O."""
+        return self.rng.choice(best_moves(board))
+
+
+class CoverageOpponent:
+    """Steers MENACE into nearly empty boxes (refills), then boxes not drawn from yet, else plays to win."""
+
+    name = "coverage"
+    NEARLY_EMPTY: Final = 2
+
+    def __init__(self, rng: random.Random, knowledge: Knowledge) -> None:
+        self.rng = rng
+        self.knowledge = knowledge
+
+    def start_game(self, game: int) -> None:
+        """Nothing to prepare."""
+
+    def move(self, board: Board) -> Cell:
+        """The move that best serves coverage: refills first, new boxes next, then winning play."""
+        best = best_moves(board)
+
+        def priority(cell: Cell) -> tuple[int, int, int, float]:
+            after = play(board, cell)
+            fallback = 2 if cell in best else 3
+            if is_over(after) or not needs_box(after):
+                return (fallback, 0, 0, self.rng.random())
+            label = label_of(after)[0]
+            beads = self.knowledge.beads.get(label)
+            drawn = self.knowledge.draws[label]
+            if beads is not None and beads <= self.NEARLY_EMPTY:
+                bucket = 0
+            elif drawn == 0:
+                bucket = 1
+            else:
+                bucket = fallback
+            first = (beads or 0) if bucket == 0 else drawn
+            return (bucket, first, beads or 0, self.rng.random())
+        return min(legal_moves(board), key=priority)
+
+
+class ScriptedOpponent:
+    """Plays a list of moves per game; where one is not legal, falls back to another opponent."""
+
+    name = "scripted"
+
+    def __init__(self, games: Sequence[Sequence[int]], fallback: Opponent) -> None:
+        self.games = games
+        self.fallback = fallback
+        self.queue: list[int] = []
+
+    def start_game(self, game: int) -> None:
+        """Load the moves of game number `game`."""
+        self.queue = list(self.games[game - 1]) if game <= len(self.games) else []
+        self.fallback.start_game(game)
+
+    def move(self, board: Board) -> Cell:
+        """The next scripted move, or the fallback's when it is not legal here."""
+        if self.queue:
+            cell = Cell(self.queue.pop(0))
+            if cell in legal_moves(board):
+                return cell
+            self.queue = []
+        return self.fallback.move(board)
+
+
+class MixedOpponent:
+    """A different kind of opponent for each game, chosen at random with fixed weights."""
+
+    name = "mixed"
+
+    def __init__(self, rng: random.Random, knowledge: Knowledge) -> None:
+        self.rng = rng
+        self.kinds: dict[str, Opponent] = {
+            "coverage": CoverageOpponent(rng, knowledge),
+            "random": RandomOpponent(rng),
+            "perfect": PerfectOpponent(rng),
+        }
+        self.current: Opponent = self.kinds["coverage"]
+
+    def start_game(self, game: int) -> None:
+        """Pick this game's kind of opponent."""
+        names = [name for name, _ in MIXED_WEIGHTS]
+        weights = [weight for _, weight in MIXED_WEIGHTS]
+        self.current = self.kinds[self.rng.choices(names, weights)[0]]
+
+    def move(self, board: Board) -> Cell:
+        """The move of this game's kind of opponent."""
+        return self.current.move(board)
+
+
+def make_opponent(name: str, seed: int, knowledge: Knowledge) -> Opponent:
+    """The opponent called `name`, seeded with `seed`."""
+    rng = random.Random(seed)
+    if name == "random":
+        return RandomOpponent(rng)
+    if name == "perfect":
+        return PerfectOpponent(rng)
+    if name == "coverage":
+        return CoverageOpponent(rng, knowledge)
+    if name == "mixed":
+        return MixedOpponent(rng, knowledge)
+    raise ValueError(f"unknown opponent {name!r}; choose from {', '.join(OPPONENT_NAMES)}")

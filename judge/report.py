@@ -1,0 +1,95 @@
+"""The judge's report: a human-readable account of a run, and the same as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from judge.referee import Run
+from judge.verdict import Verdict
+
+
+def printable(text: str, width: int = 200) -> str:
+    """A line of output as it can be shown: control characters escaped, cut to `width`."""
+    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text[:width])
+    return shown + (" ..." if len(text) > width else "")
+
+
+def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
+    """The report of a run, its last line being the verdict."""
+    decision = run.decision
+    games = run.replay.games
+    lines = [f"played {run.games_played} of {games} game(s) to the end, in {run.seconds:.2f} s"]
+    coverage = run.coverage
+    lines.append(f"MENACE won {coverage.wins}, drew {coverage.draws}, lost {coverage.losses}; "
+                 f"{coverage.boxes_drawn} boxes drawn from, {coverage.refills} refill(s), "
+                 f"{coverage.symmetric_draws} draw(s) from symmetric boxes checked")
+    if run.draw_test.moves:
+        lines.append(f"bead-draws: {run.draw_test.describe()}")
+    for gap in run.not_checked:
+        lines.append(f"not checked (unlabelled dump): {gap}")
+    if decision.verdict is not Verdict.ACCEPTED:
+        lines.append("")
+        lines.append(f"REJECTED at {decision.place}: {decision.reason}")
+        if decision.expected or decision.got:
+            lines.append(f"  expected: {printable(decision.expected)}")
+            lines.append(f"  got:      {printable(decision.got)}")
+        ending = run.facts.ending
+        if ending is not None and ending.stderr_tail and decision.verdict in (
+                Verdict.RUNTIME_ERROR, Verdict.MEMORY_LIMIT, Verdict.JUDGE_ERROR,
+                Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR):
+            lines.append("  last lines of stderr:")
+            lines.extend("    " + line for line in ending.stderr_tail[-6:])
+        for line in decision.evidence:
+            lines.append(f"  {printable(line)}")
+        if run.game_log and decision.place.game:
+            lines.append(f"  game {decision.place.game} so far, without its dump "
+                         "(> judge to program, < program to judge):")
+            lines.extend("    " + printable(line) for line in run.game_log[-30:])
+        tail = run.transcript[-6:]
+        if tail and tuple(run.game_log[-len(tail):]) != tail:
+            lines.append("  last lines of the transcript:")
+            lines.extend("    " + printable(line) for line in tail)
+        if replay_path is not None:
+            lines.append(f"  replay: python -m judge --replay {replay_path}")
+    lines.append(decision.line())
+    return lines
+
+
+def report_json(run: Run) -> dict[str, Any]:
+    """The run as a JSON-ready dictionary."""
+    decision = run.decision
+    ending = run.facts.ending
+    return {
+        "verdict": decision.verdict.value,
+        "check": decision.check.value if decision.check else None,
+        "reason": decision.reason,
+        "game": decision.place.game,
+        "move": decision.place.move,
+        "expected": decision.expected,
+        "got": decision.got,
+        "games_played": run.games_played,
+        "seconds": round(run.seconds, 3),
+        "coverage": asdict(run.coverage),
+        "bead_draws": {"moves": run.draw_test.moves,
+                       "log_evidence": run.draw_test.log_evidence,
+                       "passed": run.draw_test.passed},
+        "not_checked": list(run.not_checked),
+        "exit_status": ending.status if ending else None,
+        "signal": ending.signal if ending else None,
+        "stderr_tail": list(ending.stderr_tail) if ending else [],
+        "seed": run.replay.seed,
+        "transcript_tail": list(run.transcript[-20:]),
+    }
+
+
+def write_json(run: Run, path: Path) -> None:
+    """Save the run's JSON report."""
+    path.write_text(json.dumps(report_json(run), indent=2) + "\n", encoding="utf-8")
+
+
+def write_transcript(run: Run, path: Path) -> None:
+    """Save the transcript: `>` judge to program, `<` program to judge."""
+    path.write_text("\n".join(run.transcript) + "\n", encoding="utf-8")

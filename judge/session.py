@@ -1,0 +1,460 @@
+"""Run a program and talk to it, pexpect-style: spawn, send_line, read_line, with EOF and TIMEOUT."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tty
+import uuid
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Final
+
+from judge.processes import (ProcessReading, group_members, look, memory_in_use,
+                             user_processes)
+from judge.verdict import Ending
+
+CHUNK: Final = 1 << 16
+LONGEST_LINE: Final = 1 << 20
+STDERR_KEPT: Final = 1 << 16
+STDERR_LINES: Final = 12
+STDERR_PIPE_BYTES: Final = 1 << 20
+STDERR_WATCH_AFTER: Final = 0.05
+"""Seconds a wait lasts before stderr is watched too."""
+AFTER_EXIT_QUIET: Final = 0.1
+"""Seconds of silence after the program exits before its output counts as ended."""
+PYTHON_NAMES: Final = ("python", "python3")
+
+
+class Outcome(Enum):
+    """What a read can end with instead of a line."""
+
+    EOF = "EOF"
+    TIMEOUT = "TIMEOUT"
+    OUTPUT_LIMIT = "OUTPUT_LIMIT"
+
+
+EOF: Final = Outcome.EOF
+TIMEOUT: Final = Outcome.TIMEOUT
+OUTPUT_LIMIT: Final = Outcome.OUTPUT_LIMIT
+
+
+class SpawnError(OSError):
+    """A command that cannot be started."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run; None means no limit."""
+
+    cpu_seconds: int | None = 60
+    memory_mb: int | None = 1024
+    file_mb: int | None = 16
+    processes: int | None = 64
+    output_bytes: int = 64 << 20
+
+
+RUN_MARKER: Final = "MENACE_JUDGE_RUN"
+"""An environment variable, unique to each run, that finds processes which left the group."""
+
+
+def minimal_environment(home: Path) -> dict[str, str]:
+    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings."""
+    interpreter_dir = str(Path(sys.executable).parent)
+    project_root = str(Path(__file__).resolve().parent.parent)
+    return {
+        "PATH": f"{interpreter_dir}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "PYTHONPATH": project_root,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        RUN_MARKER: uuid.uuid4().hex,
+    }
+
+
+def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
+    """The command with its program found: `python3` is the judge's own interpreter."""
+    program = command[0]
+    if program in PYTHON_NAMES:
+        return [sys.executable, *command[1:]]
+    if "/" in program:
+        candidate = cwd / program
+        if not candidate.exists():
+            raise SpawnError(f"command not found: {program!r}")
+        return [str(candidate), *command[1:]]
+    found = shutil.which(program, path=path)
+    if found is None:
+        raise SpawnError(f"command not found: {program!r}")
+    return [found, *command[1:]]
+
+
+def _limit_resources(limits: Limits, processes: int | None) -> None:
+    """Set the child's resource limits (runs in the child before exec)."""
+    def cap(kind: int, value: int | None, extra: int = 0) -> None:
+        if value is not None:
+            resource.setrlimit(kind, (value, value + extra))
+    cap(resource.RLIMIT_CPU, limits.cpu_seconds, 1)
+    cap(resource.RLIMIT_AS, None if limits.memory_mb is None else limits.memory_mb << 20)
+    cap(resource.RLIMIT_FSIZE, None if limits.file_mb is None else limits.file_mb << 20)
+    cap(resource.RLIMIT_NPROC, processes)
+    cap(resource.RLIMIT_CORE, 0)
+
+
+class Session:
+    """One running program: its process group, its input, and its output read in big chunks."""
+
+    def __init__(self, process: subprocess.Popen[bytes], stdin_fd: int, stdout_fd: int,
+                 stderr_fd: int, transport: str, limits: Limits, marker: str = "") -> None:
+        self.process = process
+        self.marker = marker
+        """`NAME=value` of the run's environment marker, empty when there is none."""
+        self.pid = process.pid
+        self.transport = transport
+        self.limits = limits
+        self._stdin = stdin_fd
+        self._stdout = stdout_fd
+        self._stderr = stderr_fd
+        self._lines: deque[str] = deque()
+        self._partial = b""
+        self._stderr_tail = bytearray()
+        self._stdout_open = True
+        self._stderr_open = True
+        self._status: int | None = None
+        self._rusage: resource.struct_rusage | None = None
+        self._exited_at = 0.0
+        self.output_bytes = 0
+        self.over_limit = False
+        self.killed_by_judge = False
+        self._discard = False
+        try:
+            self._pidfd: int | None = os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            self._pidfd = None
+
+    @classmethod
+    def spawn(cls, command: list[str], *, cwd: Path, env: dict[str, str], transport: str = "pty",
+              limits: Limits = Limits()) -> Session:
+        """Start `command` in its own process group, with limits, talking over a pty or pipes."""
+        if transport == "pty":
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            stdin: int = slave
+            stdout: int = slave
+        else:
+            stdin = stdout = subprocess.PIPE
+        processes = None if limits.processes is None else user_processes() + limits.processes
+        try:
+            process = subprocess.Popen(
+                command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd, env=env,
+                start_new_session=True, close_fds=True,
+                preexec_fn=lambda: _limit_resources(limits, processes))
+        except OSError as error:
+            if transport == "pty":
+                os.close(master)
+                os.close(slave)
+            raise SpawnError(f"cannot start {command[0]!r}: {error.strerror}") from None
+        assert process.stderr is not None
+        stderr_fd = process.stderr.fileno()
+        try:
+            fcntl.fcntl(stderr_fd, fcntl.F_SETPIPE_SZ, STDERR_PIPE_BYTES)
+        except (AttributeError, OSError):
+            pass
+        if transport == "pty":
+            os.close(slave)
+            in_fd, out_fd = master, master
+        else:
+            assert process.stdin is not None and process.stdout is not None
+            in_fd, out_fd = process.stdin.fileno(), process.stdout.fileno()
+        for fd in (in_fd, out_fd, stderr_fd):
+            os.set_blocking(fd, False)
+        marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
+        return cls(process, in_fd, out_fd, stderr_fd, transport, limits, marker)
+
+    # -- talking -------------------------------------------------------------------------
+
+    def send_line(self, text: str) -> bool:
+        """Send one line to the program; False when it no longer reads its input."""
+        data = (text + "\n").encode()
+        try:
+            while data:
+                written = os.write(self._stdin, data)
+                data = data[written:]
+        except OSError:
+            return False
+        return True
+
+    def read_line(self, timeout: float | None) -> str | Outcome:
+        """The next line of output, or EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
+        if self._lines:
+            return self._lines.popleft()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self._lines:
+            if self.over_limit:
+                return OUTPUT_LIMIT
+            if not self._stdout_open:
+                if self._partial:
+                    self._lines.append(self._decode(self._partial))
+                    self._partial = b""
+                    break
+                return EOF
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return TIMEOUT
+            self._pump(remaining)
+        return self._lines.popleft()
+
+    def take_pending(self) -> str | None:
+        """The next line already read, without waiting; None when there is none yet."""
+        return self._lines.popleft() if self._lines else None
+
+    def put_back(self, lines: list[str]) -> None:
+        """Return lines taken but not used, to be read again first."""
+        self._lines.extendleft(reversed(lines))
+
+    def take_pending_many(self, most: int) -> list[str]:
+        """Up to `most` lines already read, without waiting."""
+        lines = self._lines
+        count = min(most, len(lines))
+        if count == len(lines):
+            taken = list(lines)
+            lines.clear()
+            return taken
+        return [lines.popleft() for _ in range(count)]
+
+    def _decode(self, data: bytes) -> str:
+        """Bytes of output as text; undecodable bytes become U+FFFD."""
+        return data.decode("utf-8", "replace")
+
+    def _take_stdout(self, data: bytes) -> None:
+        """Split a chunk of output into lines, keeping an unfinished last line for later."""
+        self.output_bytes += len(data)
+        if self.output_bytes > self.limits.output_bytes:
+            self.over_limit = True
+        if self._discard:
+            return
+        buffer = self._partial + data
+        cut = buffer.rfind(b"\n")
+        if cut < 0:
+            self._partial = buffer
+            if len(buffer) > LONGEST_LINE:
+                self._lines.append(self._decode(buffer))
+                self._partial = b""
+            return
+        self._partial = buffer[cut + 1:]
+        text = self._decode(buffer[:cut])
+        if "\r" in text:
+            text = text.replace("\r", "")
+        self._lines.extend(text.split("\n"))
+
+    def _take_stderr(self, data: bytes) -> None:
+        """Keep the end of stderr; its bytes count towards the output limit."""
+        self.output_bytes += len(data)
+        if self.output_bytes > self.limits.output_bytes:
+            self.over_limit = True
+        self._stderr_tail += data
+        if len(self._stderr_tail) > STDERR_KEPT:
+            del self._stderr_tail[:-STDERR_KEPT]
+
+    def _pump(self, timeout: float | None) -> None:
+        """Wait up to `timeout` s for output or the program's exit, and take what came.
+
+        Stderr is only watched once a wait passes STDERR_WATCH_AFTER: a program's prompts
+        then cost no extra wake-ups, and one that fills its (1 MB) stderr pipe is still
+        drained, at the cost of that short wait.
+        """
+        watched = []
+        if self._stdout_open:
+            watched.append(self._stdout)
+        exited = self._status is not None
+        if not exited and self._pidfd is not None:
+            watched.append(self._pidfd)
+        wait = timeout
+        if exited or self._pidfd is None:
+            wait = AFTER_EXIT_QUIET if wait is None else min(wait, AFTER_EXIT_QUIET)
+        if self._stderr_open:
+            quick = STDERR_WATCH_AFTER if wait is None else min(wait, STDERR_WATCH_AFTER)
+            ready, _, _ = select.select(watched, [], [], quick) if watched else ([], [], [])
+            if not ready and (wait is None or wait > quick):
+                watched.append(self._stderr)
+                ready, _, _ = select.select(watched, [], [],
+                                            None if wait is None else wait - quick)
+        else:
+            ready, _, _ = select.select(watched, [], [], wait)
+        if not ready:
+            self._poll_exit()
+            if exited and time.monotonic() - self._exited_at >= AFTER_EXIT_QUIET:
+                self._stdout_open = False
+            return
+        for fd in ready:
+            if fd == self._pidfd:
+                self._poll_exit()
+                continue
+            try:
+                data = os.read(fd, CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if fd == self._stdout:
+                if data:
+                    self._take_stdout(data)
+                else:
+                    self._stdout_open = False
+            elif data:
+                self._take_stderr(data)
+            else:
+                self._stderr_open = False
+
+    def _poll_exit(self) -> bool:
+        """Reap the program if it has exited; True once it has."""
+        if self._status is None:
+            pid, status, rusage = os.wait4(self.pid, os.WNOHANG)
+            if pid == 0:
+                return False
+            self._status, self._rusage = status, rusage
+            self._exited_at = time.monotonic()
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+        return True
+
+    @property
+    def exited(self) -> bool:
+        """True once the program's main process has ended."""
+        return self._poll_exit()
+
+    def wait_exit(self, timeout: float) -> bool:
+        """Wait up to `timeout` s for the main process to end, still reading its output."""
+        deadline = time.monotonic() + timeout
+        while not self._poll_exit():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if self._stdout_open or self._stderr_open:
+                self._pump(min(remaining, 0.05) if self._pidfd is None else remaining)
+            elif self._pidfd is not None:
+                select.select([self._pidfd], [], [], remaining)
+            else:
+                time.sleep(min(remaining, 0.01))
+        return True
+
+    def drain(self, timeout: float, quiet: float, limit: int) -> None:
+        """Read and discard output until it ends, pauses `quiet` s, or `timeout` s pass; over `limit` bytes is a flood."""
+        deadline = time.monotonic() + timeout
+        self._discard = True
+        cap = self.output_bytes + limit
+        while self._stdout_open and not self.over_limit:
+            if self.output_bytes > cap:
+                self.over_limit = True
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            before = self.output_bytes
+            self._pump(min(remaining, quiet))
+            if self.output_bytes == before and not self.exited:
+                return
+
+    def look(self) -> ProcessReading:
+        """What the program's processes are doing right now."""
+        return look(self.pid, self.marker)
+
+    def memory_in_use(self) -> int:
+        """The address space, in bytes, of the program's processes together."""
+        return memory_in_use(self.pid, self.marker)
+
+    def memory_limit(self) -> int:
+        """The address-space limit of each process, in bytes (a huge number when none)."""
+        return (self.limits.memory_mb or 1 << 30) << 20
+
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The last lines the program wrote to stderr."""
+        text = self._decode(bytes(self._stderr_tail))
+        return tuple(text.splitlines()[-STDERR_LINES:])
+
+    # -- ending --------------------------------------------------------------------------
+
+    def close(self) -> Ending:
+        """Kill whatever is left of the program's process group, verify it is gone, and say how it ended."""
+        if not self._poll_exit():
+            self.killed_by_judge = True
+            self._kill_group()
+            _, status, rusage = os.wait4(self.pid, 0)
+            self._status, self._rusage = status, rusage
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+        leftovers = 0 if self.killed_by_judge else len(group_members(self.pid, self.marker))
+        if leftovers:
+            self._kill_group()
+        self._verify_gone()
+        self._drain_stderr_now()
+        if self.transport == "pty":
+            os.close(self._stdout)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+        assert self._status is not None and self._rusage is not None
+        status = self._status
+        own_exit = not self.killed_by_judge
+        return Ending(
+            status=os.WEXITSTATUS(status) if own_exit and os.WIFEXITED(status) else None,
+            signal=os.WTERMSIG(status) if own_exit and os.WIFSIGNALED(status) else None,
+            killed_by_judge=self.killed_by_judge,
+            max_rss_kb=self._rusage.ru_maxrss,
+            cpu_seconds=self._rusage.ru_utime + self._rusage.ru_stime,
+            stderr_tail=self.stderr_tail(),
+            leftovers=leftovers,
+        )
+
+    def _drain_stderr_now(self) -> None:
+        """Take whatever stderr holds, without waiting."""
+        while self._stderr_open:
+            try:
+                data = os.read(self._stderr, CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._stderr_open = False
+                return
+            self._take_stderr(data)
+
+    def _kill_group(self) -> None:
+        """Send SIGKILL to every process of the program's group, and to any that left it."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if self.marker:
+            for pid, _ in group_members(self.pid, self.marker):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+    def _verify_gone(self, timeout: float = 2.0) -> None:
+        """Wait until no process of the group is left; raise if one survives."""
+        deadline = time.monotonic() + timeout
+        while group_members(self.pid, self.marker):
+            if time.monotonic() > deadline:
+                raise LeftoverError(f"process group {self.pid} survived SIGKILL")
+            self._kill_group()
+            time.sleep(0.01)
+
+
+class LeftoverError(RuntimeError):
+    """Processes of a program that the judge could not kill."""

@@ -1,0 +1,226 @@
+"""The checks of SPEC section 7 on hand-made inputs, and the verdict's decision order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judge import checks
+from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
+from judge.checks import BeadDraws, BoxReader, DrawTest
+from judge.formats import CANONICAL_SYMBOLS, Counts
+from judge.verdict import (Check, Ending, Facts, Failure, Place, Stall, Verdict, decide,
+                           exit_status)
+from reference.board import Board, Cell
+from reference.symmetry import canonical, map_cell
+
+PLACE = Place(2, 1)
+CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry
+
+
+def counts(*beads: int) -> Counts:
+    """Bead counts from a list of squares."""
+    return tuple(beads.count(c) for c in range(9))
+
+
+def full_dump(change: dict[Board, Counts] | None = None) -> dict[Board, Counts]:
+    """A labelled dump with one bead of each empty square in every box, changed where asked."""
+    boxes = {label: tuple(1 if label[c] == "." else 0 for c in range(9)) for label in box_labels()}
+    boxes.update(change or {})
+    return boxes
+
+
+def test_true_board_checks_each_kind_of_board() -> None:
+    """Check 2: the first board has one X; O's move lands as sent; MENACE adds exactly one X."""
+    assert checks.true_board_first("....X....", PLACE) == (None, 4)
+    assert checks.true_board_first("X...X....", PLACE)[0] is not None
+    assert checks.true_board_after_opponent("....X....", Cell(0), "O...X....", PLACE) is None
+    failure = checks.true_board_after_opponent("....X....", Cell(0), "..O.X....", PLACE)
+    assert failure is not None and failure.check is Check.TRUE_BOARD
+    assert checks.true_board_after_menace("O...X....", "OX..X....", PLACE) == (None, 1)
+    assert checks.true_board_after_menace("O...X....", "X...X....", PLACE)[0] is not None
+    assert checks.true_board_after_menace("O...X....", "OXX.X....", PLACE)[0] is not None
+
+
+def box_text(label: Board, beads: str) -> str:
+    """A dump line: the label, then its beads."""
+    return f"{label} {beads}"
+
+
+def test_dump_accepts_304_boxes_and_names_each_fault() -> None:
+    """Check 5: a full dump passes; a missing, repeated, illegal or empty box fails."""
+    reader = BoxReader(CANONICAL_SYMBOLS, "0-8", "on-empty")
+    lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
+             for label in box_labels()]
+    assert checks.dump(lines, reader, PLACE)[0] is None
+    assert "303 boxes" in str(checks.dump(lines[:-1], reader, PLACE)[0])
+    label = box_labels()[1]
+    image = label[2::-1] + label[5:2:-1] + label[8:5:-1]  # the second box seen in a mirror
+    mirrored = box_text(image, " ".join(str(c) for c in range(9) if image[c] == "."))
+    repeated = checks.dump(lines[:-1] + [mirrored], reader, PLACE)[0]
+    assert repeated is not None and "same box" in repeated.got
+    illegal = checks.dump([box_text(CORNER_BOX, "4 1")] + lines[1:], reader, PLACE)[0]
+    assert illegal is not None and "bead 4" in illegal.got
+    empty = [box_labels()[0]] + lines[1:]
+    assert checks.dump(empty, reader, PLACE)[0] is not None
+    assert checks.dump(empty, BoxReader(CANONICAL_SYMBOLS, "0-8", "on-draw"), PLACE)[0] is None
+
+
+def test_a_dump_read_again_only_where_it_changed_gives_the_same_boxes() -> None:
+    """Reading only the changed lines of a dump gives what reading it whole gives."""
+    reader = BoxReader(CANONICAL_SYMBOLS, "0-8", "on-empty")
+    lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
+             for label in box_labels()]
+    first = checks.dump(lines, reader, PLACE)[1]
+    changed = list(lines)
+    changed[7] = changed[7] + " " + changed[7].split()[1]
+    since = checks.dump_since(first, changed, reader, PLACE)[1]
+    whole = checks.dump(changed, reader, PLACE)[1]
+    assert since.boxes == whole.boxes and since.changed == {box_labels()[7]}
+
+
+@pytest.mark.parametrize("outcome,delta", [(checks.WIN, 1), (checks.DRAW, 0), (checks.LOSS, -1)])
+def test_learning_accepts_exactly_the_rule(outcome: int, delta: int) -> None:
+    """Check 6: the drawn square gains one bead on a win, none on a draw, loses one on a loss."""
+    before = full_dump({CORNER_BOX: counts(1, 1, 2, 0, 0, 7)})
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    right = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + delta)), 7)})
+    assert checks.learning(before, right, [draw], outcome, "on-empty", PLACE) is None
+    for wrong in (delta - 1, delta + 1):
+        after = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + wrong)), 7)})
+        failure = checks.learning(before, after, [draw], outcome, "on-empty", PLACE)
+        assert failure is not None and failure.check is Check.LEARNING
+
+
+def test_learning_accepts_any_symmetric_square() -> None:
+    """Check 6: in a box with symmetries, a bead of any square mapping to the move is learnt."""
+    orbit = square_orbit(CORNER_BOX, Cell(1))
+    assert orbit == {1, 3}
+    before = full_dump({CORNER_BOX: counts(1, 3, 0)})
+    for square in (1, 3):
+        after = full_dump({CORNER_BOX: counts(1, 3, 0, square)})
+        assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], checks.WIN,
+                               "on-empty", PLACE) is None
+    after = full_dump({CORNER_BOX: counts(1, 3, 0, 0)})
+    assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], checks.WIN,
+                           "on-empty", PLACE) is not None
+
+
+def test_learning_follows_either_refill_reading() -> None:
+    """Check 6 with refills: on-empty refills 3 beads; on-draw refills only an empty box."""
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    single = full_dump({CORNER_BOX: counts(0)})
+    refilled = full_dump({CORNER_BOX: counts(1, 2, 7, 0, 0)})
+    assert checks.learning(single, refilled, [draw], checks.WIN, "on-empty", PLACE) is None
+    two_beads = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
+    assert checks.learning(single, two_beads, [draw], checks.WIN, "on-empty", PLACE) is not None
+    assert checks.learning(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], checks.WIN,
+                           "on-draw", PLACE) is None
+    empty = full_dump({CORNER_BOX: counts()})
+    assert checks.learning(empty, two_beads, [draw], checks.WIN, "on-draw", PLACE) is None
+
+
+def test_learning_rejects_a_change_in_a_box_not_drawn_from() -> None:
+    """Check 6: boxes MENACE did not draw from stay as they were."""
+    after = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
+    failure = checks.learning(full_dump(), after, [], checks.WIN, "on-empty", PLACE)
+    assert failure is not None and CORNER_BOX in failure.expected
+
+
+def test_draw_for_move_finds_the_box_and_the_squares() -> None:
+    """A move on a rotated board is found in its box, with every square it may stand for."""
+    board = "..X.O...."
+    label, g = canonical(board)
+    draw = draw_for_move(board, Cell(0))
+    assert draw is not None and draw.label == CORNER_BOX == label
+    assert draw.squares == square_orbit(label, map_cell(g, Cell(0)))
+    assert draw_for_move("XOXOXOOX.", Cell(8)) is None
+
+
+def simulate(draw_square: str, moves: int, seed: int) -> DrawTest:
+    """The bead-draws test over random boxes, with squares drawn correctly or by a fault."""
+    rng = random.Random(seed)
+    test = BeadDraws()
+    for _ in range(moves):
+        beads = counts(*(c for c in range(1, 9) for _ in range(rng.randint(0, 4))), 1)
+        present = [c for c in range(9) if beads[c]]
+        if draw_square == "correct":
+            square = rng.choices(range(9), weights=beads)[0]
+        elif draw_square == "uniform":
+            square = rng.choice(present)
+        else:
+            square = max(present, key=lambda c: beads[c])
+        assert test.add(".........", beads, frozenset({Cell(square)}), PLACE) is None
+    return test.result()
+
+
+def test_bead_draws_passes_correct_draws() -> None:
+    """Correct draws pass: the test's false-alarm rate is at most 1e-4 per run (Ville), so
+    these 30 fixed runs of 1,000 moves each fail together with chance at most 3e-3."""
+    for seed in range(30):
+        test = simulate("correct", 1000, seed)
+        assert test.passed, test.describe()
+
+
+@pytest.mark.parametrize("fault", ["uniform", "most-frequent"])
+def test_bead_draws_catches_draws_that_ignore_the_counts(fault: str) -> None:
+    """Draws uniform over the present squares, or always of the most frequent, are caught."""
+    test = simulate(fault, 400, seed=1)
+    assert not test.passed
+    assert checks.bead_draws(test, PLACE) is not None
+
+
+def test_a_move_without_beads_fails_at_once() -> None:
+    """A square that held no bead cannot have been drawn."""
+    failure = BeadDraws().add(".........", counts(0, 0, 4), frozenset({Cell(8)}), PLACE)
+    assert failure is not None and failure.check is Check.BEAD_DRAWS
+
+
+ENDED = Ending(status=0, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0)
+KILLED = Ending(status=None, signal=None, killed_by_judge=True, max_rss_kb=0, cpu_seconds=0.0)
+CRASHED = Ending(status=1, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0,
+                 stderr_tail=("KeyError: 'X'",))
+LEFT = Ending(status=0, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0,
+              leftovers=1)
+WRONG = Failure(Check.LEARNING, PLACE, "a", "b")
+
+
+@pytest.mark.parametrize("facts,verdict,check", [
+    (Facts(ending=ENDED, finished=True), Verdict.ACCEPTED, None),
+    (Facts(ending=KILLED, failure=WRONG, output_over_limit=True), Verdict.OUTPUT_LIMIT, None),
+    (Facts(ending=KILLED, failure=WRONG), Verdict.WRONG_ANSWER, Check.LEARNING),
+    (Facts(ending=CRASHED), Verdict.RUNTIME_ERROR, None),
+    (Facts(ending=ENDED, exit_failure=checks.exit_(ENDED, False, PLACE)), Verdict.WRONG_ANSWER,
+     Check.EXIT),
+    (Facts(ending=KILLED, hung_after_end=True), Verdict.TIME_LIMIT, Check.EXIT),
+    (Facts(ending=KILLED, stall=Stall(PLACE, 1.0, "reads", Check.INTERACTIVE)), Verdict.IDLE,
+     Check.INTERACTIVE),
+    (Facts(ending=KILLED, stall=Stall(PLACE, 1.0, "busy")), Verdict.IDLE, None),
+    (Facts(ending=CRASHED, stall=Stall(PLACE, 1.0, "busy")), Verdict.RUNTIME_ERROR, None),
+    (Facts(ending=Ending(1, None, False, 0, 0.0, ("MemoryError",))), Verdict.MEMORY_LIMIT, None),
+    (Facts(ending=ENDED, finished=True, judge_fault="bug"), Verdict.JUDGE_ERROR, None),
+    (Facts(ending=LEFT, finished=True, exit_failure=checks.exit_(LEFT, True, PLACE)),
+     Verdict.WRONG_ANSWER, Check.EXIT),
+])
+def test_verdicts_are_decided_in_the_written_order(facts: Facts, verdict: Verdict,
+                                                   check: Check | None) -> None:
+    """Each combination of facts gets the verdict the written decision order gives it."""
+    decision = decide(facts)
+    assert (decision.verdict, decision.check) == (verdict, check)
+
+
+def test_exit_check_wants_status_0_after_the_last_dump_and_nothing_left() -> None:
+    """Check 8: early exits and leftover processes fail; crashes and kills are not its business."""
+    assert checks.exit_(ENDED, True, PLACE) is None
+    assert checks.exit_(ENDED, False, PLACE) is not None
+    assert checks.exit_(LEFT, True, PLACE) is not None
+    assert checks.exit_(CRASHED, False, PLACE) is None
+    assert checks.exit_(KILLED, False, PLACE) is None
+
+
+def test_exit_statuses() -> None:
+    """0 accepted, 3 judge error, 1 for every rejection."""
+    assert exit_status(Verdict.ACCEPTED) == 0
+    assert exit_status(Verdict.JUDGE_ERROR) == 3
+    assert {exit_status(v) for v in Verdict} == {0, 1, 3}

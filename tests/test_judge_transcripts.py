@@ -1,0 +1,155 @@
+"""The judge's checks replayed against stored transcripts (`>` judge to program, `<` program to judge)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from judge.formats import ROW_LETTERS
+from judge.manifest import Manifest
+from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
+from judge.processes import ProcessReading
+from judge.referee import Referee, Settings, Stop, facts_from
+from judge.session import EOF, TIMEOUT, Outcome
+from judge.verdict import Ending, decide
+
+TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A stored session: its lines, the way the program ended, and the expected verdict line."""
+
+    items: tuple[tuple[str, str], ...]
+    expect: str
+    end: str
+
+
+def read_transcript(path: Path) -> Transcript:
+    """A transcript file: `# expect:` and `# end:` headers, then `>` and `<` lines."""
+    items, headers = [], {}
+    for line in path.read_text().splitlines():
+        if line.startswith("# ") and ":" in line:
+            key, _, value = line[2:].partition(":")
+            headers[key.strip()] = value.strip()
+        elif line[:2] in ("> ", "< "):
+            items.append((line[0], line[2:]))
+    return Transcript(tuple(items), headers["expect"], headers["end"])
+
+
+def cell_of(text: str) -> int:
+    """The cell typed as two letters, row then column."""
+    return 3 * ROW_LETTERS.index(text[0]) + ROW_LETTERS.index(text[1])
+
+
+def opponent_moves(transcript: Transcript) -> list[list[int]]:
+    """O's moves in each game, as the transcript shows them."""
+    games: list[list[int]] = []
+    for direction, text in transcript.items[1:]:
+        if direction == "<" and text.strip() == "new game":
+            games.append([])
+        elif direction == ">":
+            if not games:
+                games.append([])
+            games[-1].append(cell_of(text))
+    return games
+
+
+class TranscriptSession:
+    """A stand-in for a live program that says exactly what the transcript says, in order."""
+
+    transport = "pty"
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.items = list(transcript.items)
+        self.end = transcript.end
+        self.position = 0
+
+    def send_line(self, text: str) -> bool:
+        """Take the judge's line, which must be the transcript's next `>` line."""
+        if self.position == len(self.items) and self.end.startswith("exit"):
+            return False
+        assert self.position < len(self.items), f"judge sent {text!r} after the transcript ended"
+        direction, expected = self.items[self.position]
+        assert (direction, expected) == (">", text), f"judge sent {text!r}, transcript has {expected!r}"
+        self.position += 1
+        return True
+
+    def read_line(self, timeout: float | None) -> str | Outcome:
+        """The next `<` line; silence if the judge should have sent first; the end after that."""
+        if self.position < len(self.items):
+            direction, text = self.items[self.position]
+            if direction == ">":
+                return TIMEOUT
+            self.position += 1
+            return text
+        return EOF if self.end.startswith("exit") else TIMEOUT
+
+    def take_pending(self) -> str | None:
+        """Nothing is read ahead: every line comes through read_line."""
+        return None
+
+    def take_pending_many(self, most: int) -> list[str]:
+        """Nothing is read ahead."""
+        return []
+
+    def look(self) -> ProcessReading:
+        """What the program does once silent, from the transcript's `# end:` header."""
+        return ProcessReading(running=self.end == "busy",
+                              reading_stdin=self.end == "waiting-for-input",
+                              sleeping=False, count=1)
+
+    def wait_exit(self, timeout: float) -> bool:
+        """True when the transcript ends with an exit."""
+        return self.end.startswith("exit")
+
+    def memory_in_use(self) -> int:
+        """Nothing worth extending a wait for."""
+        return 0
+
+    def memory_limit(self) -> int:
+        """A limit far above any use."""
+        return 1 << 40
+
+    def ending(self) -> Ending:
+        """How the program ended, from the `# end:` header."""
+        if self.end.startswith("exit"):
+            return Ending(int(self.end.split()[1]), None, False, 0, 0.0)
+        return Ending(None, None, True, 0, 0.0)
+
+
+def replay_verdict(transcript: Transcript) -> str:
+    """The verdict line the judge reaches on a transcript."""
+    games = int(transcript.items[0][1])
+    session = TranscriptSession(transcript)
+    opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
+    settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
+    referee = Referee(session, Manifest(command=("menace",)), settings,  # type: ignore[arg-type]
+                      opponent, Knowledge())
+    found: dict[str, object] = {}
+    try:
+        referee.run()
+    except Stop as stop:
+        found = stop.facts
+    return decide(facts_from(found, session.ending(), referee.place)).line()
+
+
+PATHS = sorted(TRANSCRIPTS.glob("*.txt"))
+
+
+def test_there_are_transcripts_of_every_kind() -> None:
+    """The stored transcripts cover acceptance and every check that output alone decides."""
+    expected = {read_transcript(p).expect for p in PATHS}
+    assert "accepted" in expected
+    for check in ("true-board", "new-game", "game-end", "dump", "learning", "exit"):
+        assert f"wrong-answer {check}" in expected, check
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_transcript_gets_its_verdict(path: Path) -> None:
+    """Replaying a transcript through the referee reaches the verdict written in its header."""
+    transcript = read_transcript(path)
+    assert replay_verdict(transcript) == transcript.expect
