@@ -13,13 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from judge.leaderboard import judge_collection, is_collection, write_markdown, table_lines
+from judge.launch import OPPONENT_NAMES, Settings, start_program
 from judge.manifest import (BEAD_FORMATS, MOVE_FORMATS, REFILL_RULES, Manifest, ManifestError,
-                            is_submission, read_manifest)
-from judge.opponents import OPPONENT_NAMES
-from judge.referee import Run, Settings, judge
+                            is_collection, is_submission, read_manifest)
 from judge.replay import Replay, ReplayError, read_replay, write_replay
-from judge.report import report_lines, write_json, write_transcript
 from judge.session import Limits, SpawnError
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 
@@ -154,7 +151,12 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     print(f"judging {manifest.name} ({manifest.language}): {settings.games} games, "
           f"seed {seed}, opponent {settings.opponent}, transport {settings.transport}",
           flush=True)
-    run: Run = judge(manifest, settings)
+    program = start_program(manifest, settings)
+    # Loaded only now, while the program starts up: its start-up overlaps the judge's.
+    from judge.referee import judge
+    from judge.report import report_lines, write_json, write_transcript
+
+    run = judge(manifest, settings, program)
     replay_path: Path | None = None
     if run.decision.verdict is not Verdict.ACCEPTED:
         replay_path = args.save_replay or _default_replay_path(manifest, seed)
@@ -169,6 +171,8 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
 
 def judge_many(args: argparse.Namespace) -> int:
     """Judge every submission in a folder and print the leaderboard table."""
+    from judge.leaderboard import judge_collection, table_lines, write_markdown
+
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None))
     lines = table_lines(rows)

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
-from judge.referee import Settings, judge
+from judge.launch import Settings
+from judge.referee import judge
 from judge.session import SpawnError
 from judge.verdict import Verdict
 
@@ -22,11 +23,6 @@ class Row:
     verdict: str
     games: int
     seconds: float
-
-
-def is_collection(folder: Path) -> bool:
-    """True when some subfolder of `folder` holds a submission."""
-    return folder.is_dir() and any(is_submission(sub) for sub in folder.iterdir() if sub.is_dir())
 
 
 def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings]) -> list[Row]:

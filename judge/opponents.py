@@ -11,8 +11,8 @@ from reference.board import Board, Cell, is_over, legal_moves, play
 from reference.solver import best_moves
 
 from judge.boxes import label_of, needs_box
+from judge.launch import OPPONENT_NAMES
 
-OPPONENT_NAMES: Final = ("random", "perfect", "coverage", "mixed")
 MIXED_WEIGHTS: Final = (("coverage", 4), ("random", 4), ("perfect", 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 import threading
 import time
 import traceback
@@ -22,11 +21,11 @@ from judge.checks import BeadDraws, BoxReader, DrawTest, ReadDump
 from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, guess_numbering,
                            is_blank, is_border, is_new_game, move_text, read_box_line, read_cells,
                            split_one_line_dump)
+from judge.launch import Settings, start_program
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, Opponent, make_opponent, ScriptedOpponent
 from judge.replay import Replay
-from judge.session import (EOF, OUTPUT_LIMIT, TIMEOUT, LeftoverError, Limits, Session,
-                           SpawnError, minimal_environment, resolve_command)
+from judge.session import EOF, OUTPUT_LIMIT, TIMEOUT, LeftoverError, Session
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, Stall, decide
 
 TRANSCRIPT_TAIL: Final = 16
@@ -36,22 +35,6 @@ DRAIN_LIMIT: Final = 1 << 20
 """Output a program may still print, given no input, after a failed check before it counts as a flood."""
 MEMORY_EXTENSIONS: Final = 2
 """Extra idle periods granted to a busy program whose memory nears its limit."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How to judge: games, seed, opponent, transport and time limits (seconds)."""
-
-    games: int = 200
-    seed: int = 1
-    opponent: str = "mixed"
-    transport: str = "pty"
-    idle_seconds: float = 3.0
-    time_limit: float = 60.0
-    grace_seconds: float = 2.0
-    limits: Limits = field(default_factory=Limits)
-    keep_transcript: bool = False
-    scripted: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -445,20 +428,6 @@ class Referee:
                         len(self.knowledge.draws))
 
 
-def _working_folder(manifest: Manifest) -> Path:
-    """A fresh temporary folder holding a copy of the submission."""
-    folder = Path(tempfile.mkdtemp(prefix="menace-judge-"))
-    if manifest.folder is not None:
-        shutil.copytree(manifest.folder, folder, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
-
-
-def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
-    """The manifest's command with its seed arguments filled in."""
-    return manifest.command + tuple(a.replace("{seed}", str(seed)) for a in manifest.seed_args)
-
-
 def facts_from(found: dict[str, object], ending: Ending | None, place: Place, fault: str = "",
                output_over_limit: bool = False) -> Facts:
     """The facts of a run from what stopped it and how the program ended."""
@@ -485,19 +454,6 @@ def _warm_up() -> None:
     value(EMPTY_BOARD)
 
 
-def _start(manifest: Manifest, settings: Settings) -> tuple[Session, Path]:
-    """The program started in a fresh working folder, and that folder."""
-    folder = _working_folder(manifest)
-    env = minimal_environment(folder)
-    try:
-        argv = resolve_command(command_line(manifest, settings.seed), folder, env["PATH"])
-        return Session.spawn(argv, cwd=folder, env=env, transport=settings.transport,
-                             limits=settings.limits), folder
-    except SpawnError:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-
-
 def _play(referee: Referee) -> tuple[dict[str, object], str]:
     """Run the referee: what stopped it, and the judge's own fault if it failed."""
     try:
@@ -522,14 +478,19 @@ def _end(session: Session, found: dict[str, object], fault: str,
         return None, f"the judge could not end the program: {error}"
 
 
-def judge(manifest: Manifest, settings: Settings) -> Run:
-    """Judge one submission: play it under the settings and decide the verdict."""
+def judge(manifest: Manifest, settings: Settings,
+          program: tuple[Session, Path] | None = None) -> Run:
+    """Judge one submission: play it under the settings and decide the verdict.
+
+    `program` is the session and working folder of `start_program`, when the caller started
+    the program early (so that its start-up overlaps the judge's own).
+    """
     started = time.monotonic()
     knowledge = Knowledge()
     opponent: Opponent = make_opponent(settings.opponent, settings.seed, knowledge)
     if settings.scripted is not None:
         opponent = ScriptedOpponent(settings.scripted, opponent)
-    session, folder = _start(manifest, settings)
+    session, folder = program if program is not None else start_program(manifest, settings)
     warm_up = threading.Thread(target=_warm_up, daemon=True)
     warm_up.start()
     referee = Referee(session, manifest, settings, opponent, knowledge, warm_up)

@@ -12,7 +12,8 @@ from judge.formats import ROW_LETTERS
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
 from judge.processes import ProcessReading
-from judge.referee import Referee, Settings, Stop, facts_from
+from judge.launch import Settings
+from judge.referee import Referee, Stop, facts_from
 from judge.session import EOF, TIMEOUT, Outcome
 from judge.verdict import Ending, decide
 
