@@ -1,4 +1,4 @@
-"""The type hints hold: mypy in strict mode finds nothing in the reference."""
+"""The type hints hold: mypy in strict mode finds nothing in the reference or the judge."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 
 
-def test_mypy_strict_is_clean_on_the_reference() -> None:
+def test_mypy_strict_is_clean_on_the_reference_and_the_judge() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "reference"], cwd=ROOT,
+        [sys.executable, "-m", "mypy", "--strict", "reference", "judge"], cwd=ROOT,
         capture_output=True, text=True, check=False, timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
