@@ -6,6 +6,10 @@ The judge plays the reference (`tests/submissions/accepted/reference`, seeded) a
 transcript; the `>` lines of that transcript are exactly what the reference reads, so the
 reference, given the same seed and that input from a file, replays the very same games
 without the judge. Targets: judge at most 1.5 times the replay, 100 games under 3 seconds.
+
+A third timing shows the floor that turn-taking sets for any judge: a driver that plays the
+same transcript in lockstep (each move sent only once the lines before it have been read, as
+the judge must) and checks nothing at all.
 """
 
 from __future__ import annotations
@@ -68,6 +72,47 @@ def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "nul
         return time.perf_counter() - start, status
 
 
+def lockstep(command: list[str], transcript: list[str], transport: str) -> float:
+    """Wall time of a driver that replays the transcript in turn, reading lines but checking none."""
+    if transport == "pty":
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        stdin: int = slave
+        stdout: int = slave
+    else:
+        read_end, stdout = os.pipe()
+        stdin, master = os.pipe()
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
+                               cwd=ROOT, env=child_environment())
+    if transport == "pty":
+        os.close(slave)
+        source = master
+    else:
+        os.close(stdin)
+        os.close(stdout)
+        source = read_end
+    pending = b""
+    for line in transcript:
+        if line.startswith("> "):
+            os.write(master, line[2:].encode() + b"\n")
+        elif line.startswith("< "):
+            while b"\n" not in pending:
+                pending += os.read(source, 1 << 16)
+            pending = pending.split(b"\n", 1)[1]
+    try:
+        while os.read(source, 1 << 16):
+            pass
+    except OSError:
+        pass
+    process.wait()
+    seconds = time.perf_counter() - start
+    os.close(source)
+    if transport != "pty":
+        os.close(master)
+    return seconds
+
+
 def main() -> None:
     """Run both a few times and print the medians, the ratio, and whether the targets hold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -93,6 +138,8 @@ def main() -> None:
         alone_command = [sys.executable, "-m", "reference", "--seed", str(args.seed)]
         alone = [timed(alone_command, replay_input, args.transport)[0] for _ in range(args.runs)]
         to_file = [timed(alone_command, replay_input, "null")[0] for _ in range(args.runs)]
+        lines = transcript.read_text().splitlines()
+        floor = [lockstep(alone_command, lines, args.transport) for _ in range(args.runs)]
     judge_time, alone_time = statistics.median(judged), statistics.median(alone)
     ratio = judge_time / alone_time
     limit = TARGET_SECONDS_PER_100 * args.games / 100
@@ -102,6 +149,9 @@ def main() -> None:
           f"  target < {limit:.1f} s: {'ok' if judge_time < limit else 'MISSED'}")
     print(f"reference replaying the input, stdout a {args.transport}: {alone_time:.3f} s")
     print(f"reference replaying the input, stdout a file: {statistics.median(to_file):.3f} s")
+    floor_time = statistics.median(floor)
+    print(f"a driver taking turns but checking nothing:  {floor_time:.3f} s"
+          f" (ratio {floor_time / alone_time:.2f}: the floor for any judge)")
     print(f"ratio judge / replay on the same transport: {ratio:.2f}"
           f"  target <= {TARGET_RATIO}: {'ok' if ratio <= TARGET_RATIO else 'MISSED'}")
 
