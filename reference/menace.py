@@ -66,7 +66,6 @@ class Menace:
         self._empties = tuple(empty_cells(label) for label in self._labels)
         self._beads: list[list[Cell]] = [[] for _ in self._labels]
         self._drawn: list[tuple[BoxId, Cell]] = []
-        self._empty_boxes = 0
         if contents is None:
             self._beads = list(initial_contents(rules, player).values())
         else:
@@ -113,7 +112,6 @@ class Menace:
         label, to_label = canonical(board)
         box = self._index[label]
         if not self._beads[box]:
-            self._empty_boxes += 1
             if self.rules.empty_box is EmptyBox.RESIGN:
                 return None
             return empties[int(self.rng.random() * len(empties))]
@@ -141,11 +139,6 @@ class Menace:
             self._beads[box].extend([bead] * returned)
         self._drawn = []
         return drawn
-
-    def take_empty_box_count(self) -> int:
-        """How often MENACE met an empty box since the last call."""
-        count, self._empty_boxes = self._empty_boxes, 0
-        return count
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
@@ -242,5 +235,4 @@ class Menace:
             elif back:
                 for beads, bead in drawn:
                     beads.extend([bead] * back)
-        self._empty_boxes += sum(empties_record)
         return record, empties_record

@@ -33,11 +33,6 @@ class BoxTable:
     forced: tuple[PositionId, ...]
     """For each position with one empty square and the player to move, the position after it."""
 
-    @property
-    def index(self) -> dict[Board, BoxId]:
-        """Each label's box."""
-        return {label: box for box, label in enumerate(self.labels)}
-
 
 @cache
 def box_table(player: str) -> BoxTable:
