@@ -1,8 +1,7 @@
 M=Math.random
 P=console.log
 R=_=>require('fs').readSync(0,c=Buffer(9))&&parseInt(c)
-W=/^(...)*(\w)\2\2|(\w)..\3..\3|(\w)...\4...\4|^..(\w).\5.\5/
-Q=(a='012345678036147258210543876630741852',a+[...a].reverse().join``).match(/.{9}/g)
-L=b=>Q.map(q=>[q.replace(/./g,i=>b[i]),q]).sort()[0]
-B={};D={};(G=(b,e)=>b[8]?W.test(b)||(B[t=L(b)[0]]=[t.indexOf`.`],e%11||e>33||(D[t]=1)):[0,1,10].map((w,i)=>G(b+'.XO'[i],e+w)))('',0)
-for(n=R();n--;){P('new game');b=[...'.........'];h=[];for(p of'XOXOXOXOX'){[t,q]=L(b);r=M()*(k=B[t]).length|0;for(j=k[1]+1?0:3;j;)t[x=M()*9|0]>'.'||j--&&k.push(x);h.push([k,r]);b[p>'O'?q[k[r]]:R()]=p;P(s=b.join``);if(W.test(s)){for([k,r]of h)p>'O'?k.push(k[r]):k.splice(r,1);break}}for(t in D)P(t,...B[t])}
+Q=0x7979f969d6673a0a5692b2a9b66904n+'';Q+=Q.replace(/./g,i=>8-i)
+L=b=>[[t,q]]=Q.match(/.{9}/g).map(q=>[q.replace(/./g,i=>b[i]),q]).sort()
+G=(b,e)=>b[8]?/(\w)..\1..\1|(\w)...\2...\2/.test(L(b))||((e%9|e>27?G:M)[t]=G[t]=t.indexOf`.`+[]):G(b+'O',e+8)|G(b+'X',e+1)|G(b+'.',e)
+for(n=R(G('',0));n--;){i=P('new game');for(b=[...t];(i^=1,k=G[L(b),t])>=0;P(...b))b[i?q[b[t]=k[M()*k.length|0]]:R()]='OX'[i];for(t in M)for(j=G[t]==b[t]&&3;j||P(t,G[t]=G[t].replace(b[k||t],i?'':'$&$&'));)t[x=M()*9|0]>'.'||j--&&(G[t]+=x)}
