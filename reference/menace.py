@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 
 from reference.board import EMPTY, X, Board, Cell, IllegalMoveError, empty_cells, is_over, to_move
 from reference.boxes import BoxId, box_labels, distinct_squares
+from reference.rules import CHALLENGE, EmptyBox, Outcome, Rules
 from reference.symmetry import canonical, inverse, map_cell
 
 if TYPE_CHECKING:
     from reference.positions import OpponentTable
-from reference.rules import CHALLENGE, EmptyBox, Outcome, Rules
-
 
 
 class InvalidBoxesError(ValueError):
@@ -64,11 +63,9 @@ class Menace:
         self._labels = box_labels(player)
         self._index = {label: box for box, label in enumerate(self._labels)}
         self._empties = tuple(empty_cells(label) for label in self._labels)
-        self._beads: list[list[Cell]] = [[] for _ in self._labels]
         self._drawn: list[tuple[BoxId, Cell]] = []
-        if contents is None:
-            self._beads = list(initial_contents(rules, player).values())
-        else:
+        self._beads: list[list[Cell]] = list(initial_contents(rules, player).values())
+        if contents is not None:
             self.load(contents)
 
     @property
