@@ -11,12 +11,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
-from reference.board import EMPTY_BOARD, Board, Cell, is_over, play
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, is_over, play
 from reference.solver import value
 from reference.symmetry import stabiliser
 
 from judge import checks
-from judge.boxes import BOX_COUNT, Draw, draw_for_move, orientations
+from judge.boxes import BOX_COUNT, Draw, draw_for_move, needs_box, orientations
 from judge.checks import BeadDraws, BoxReader, DrawTest, ReadDump
 from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, guess_numbering,
                            is_blank, is_border, is_new_game, move_text, read_box_line, read_cells,
@@ -212,6 +212,16 @@ class Referee:
             return None  # a board (or a row of one) rather than a box
         return box
 
+    def _empty_box_line(self, text: str) -> bool:
+        """True when the line is a box's label with no beads: an empty box, not a board.
+
+        It reads like a board, but the board of a finished game is never the label of a box,
+        which has no three in a row and three or more empty squares. The dump check then
+        decides whether the empty box is allowed (only under the on-draw reading).
+        """
+        cells = read_cells(text, self.symbols)
+        return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
+
     def dump_lines(self, board: Board) -> list[str]:
         """The lines of the dump that follows a finished game."""
         first = self.content_line()
@@ -221,7 +231,7 @@ class Referee:
         if one_line is not None:
             return [f"[{group}]" for group in one_line]
         box = self._as_box(first)
-        if box is None:
+        if box is None and not self._empty_box_line(first):
             cells = read_cells(first, self.symbols)
             if cells is not None:
                 self.fail(checks.game_end(board, True, "a board", first, self.place))

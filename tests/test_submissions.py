@@ -4,13 +4,16 @@ Each fixture is judged with a few games and a fixed seed, so a run replays the s
 moves and, since every fixture takes the judge's seed, the same MENACE draws. The faulty ones
 misbehave early and on every occasion they can, so a few games are enough to catch them.
 
-Statistical fixtures (check `bead-draws`) are judged with more games (`[expected] games`). The
-judge's false-alarm rate for a correct program is at most 1e-4 per run; with the fixed seed each
-fixture's result is the same on every run.
+Fixtures whose fault shows only in some games (a win, a draw) or only statistically (check
+`bead-draws`) are judged with more games, set by `[expected] games` in their manifest with the
+margin measured over other judge seeds. Every correct fixture is also subject to the bead-draws
+test, whose false-alarm rate is at most 1e-4 per run; with the fixed seed each fixture's result
+is the same on every run.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import subprocess
 import sys
@@ -42,6 +45,7 @@ class Fixture:
     check: str | None
     transport: str | None
     games: int
+    seed: int
 
     @property
     def name(self) -> str:
@@ -54,7 +58,8 @@ def read_fixture(folder: Path) -> Fixture:
     manifest = tomllib.loads((folder / "submission.toml").read_text())
     expected = manifest.get("expected", {})
     return Fixture(folder=folder, verdict=folder.parent.name, check=expected.get("check"),
-                   transport=expected.get("transport"), games=expected.get("games", GAMES))
+                   transport=expected.get("transport"), games=expected.get("games", GAMES),
+                   seed=expected.get("seed", SEED))
 
 
 def fixtures() -> list[Fixture]:
@@ -68,8 +73,8 @@ FIXTURES = fixtures()
 
 def judge(fixture: Fixture, result: Path, transport: str | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
-    command = [sys.executable, "-m", "judge", "--games", str(fixture.games), "--seed", str(SEED),
-               "--json", str(result)]
+    command = [sys.executable, "-m", "judge", "--games", str(fixture.games),
+               "--seed", str(fixture.seed), "--json", str(result)]
     transport = transport or fixture.transport
     if transport:
         command += ["--transport", transport]
@@ -95,6 +100,21 @@ def test_fixture_tree_is_well_formed() -> None:
         assert fixture.check is None or fixture.check in CHECKS, fixture.name
         assert (fixture.verdict == "wrong-answer") <= (fixture.check is not None), fixture.name
         assert fixture.transport in (None, "pty", "pipe"), fixture.name
+
+
+CANONICAL = SUBMISSIONS / "accepted" / "canonical" / "menace.py"
+VARIANTS = [f for f in FIXTURES if (f.folder / "menace.py").is_file() and f.folder != CANONICAL.parent]
+MOST_CHANGED_LINES = 16
+
+
+@pytest.mark.parametrize("fixture", VARIANTS, ids=[f.name for f in VARIANTS])
+def test_python_fixture_is_a_small_variant_of_canonical(fixture: Fixture) -> None:
+    """Each Python fixture differs from the canonical program in a few lines: its one behaviour."""
+    canonical = CANONICAL.read_text().splitlines()
+    variant = (fixture.folder / "menace.py").read_text().splitlines()
+    changed = [line for line in difflib.unified_diff(canonical, variant, lineterm="", n=0)
+               if line[:1] in "+-" and line[:3] not in ("+++", "---") and line[1:].strip()]
+    assert 2 <= len(changed) <= MOST_CHANGED_LINES, "\n".join(changed)
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=[f.name for f in FIXTURES])
