@@ -34,6 +34,11 @@ class Score:
     draws: int = 0
     losses: int = 0
 
+    @property
+    def games(self) -> int:
+        """The number of games finished."""
+        return self.wins + self.draws + self.losses
+
     def after(self, outcome: Outcome) -> Score:
         """The score with one more game of this outcome."""
         field = {Outcome.WIN: "wins", Outcome.DRAW: "draws", Outcome.LOSS: "losses"}[outcome]

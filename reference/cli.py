@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from reference.board import X
-from reference.challenge import play_session
+from reference.challenge import Score, play_session
 from reference.console import Console, EndOfInput
 from reference.menace import InvalidBoxesError, Menace
 from reference.rules import PRESETS, EmptyBox, InvalidRulesError, Rules
@@ -147,14 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         learned = f"{games_before} games learned" if games_before else "fresh boxes"
         console.say(f"Boxes: {path} ({learned}); saved after every game.")
 
-    def save(score: object) -> None:
+    def save(score: Score) -> None:
+        """Save the boxes after a game, when a boxes file is in use."""
         if path is not None:
             from reference.storage import save_boxes
 
-            games_so_far = games_before + sum(
-                getattr(score, name) for name in ("wins", "draws", "losses")
-            )
-            save_boxes(path, X, menace.contents(), games_so_far)
+            save_boxes(path, X, menace.contents(), games_before + score.games)
 
     try:
         play_session(menace, console, after_game=save)
