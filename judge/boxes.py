@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from operator import itemgetter
 from typing import Final
 
 from reference.board import EMPTY, EMPTY_BOARD, O, X, Board, Cell, winner
-from reference.symmetry import PERMUTATIONS, SYMMETRIES, Symmetry, inverse, map_cell, stabiliser
+from reference.symmetry import Symmetry, canonical, images, inverse, map_cell, stabiliser
 
 BOX_COUNT: Final = 304
 
@@ -27,21 +26,10 @@ class Orientation:
     to_label: Symmetry
 
 
-_IMAGE_GETTERS: Final = tuple(itemgetter(*PERMUTATIONS[inverse(g)]) for g in SYMMETRIES)
-"""For each symmetry g, a getter giving the cells of `transform(board, g)` in order."""
-
-
-def _least_image(board: Board) -> Board:
-    """The canonical label of a board (fast form of `canonical(board)[0]`)."""
-    return min(["".join(get(board)) for get in _IMAGE_GETTERS])
-
-
 @cache
 def label_of(board: Board) -> tuple[Board, Symmetry]:
-    """The canonical label of a board and the first symmetry carrying the board onto it."""
-    images = ["".join(get(board)) for get in _IMAGE_GETTERS]
-    label = min(images)
-    return label, Symmetry(images.index(label))
+    """The canonical label of a board and the first symmetry carrying the board onto it (cached)."""
+    return canonical(board)
 
 
 @cache
@@ -59,7 +47,7 @@ def box_labels() -> tuple[Board, ...]:
         mark = X if board.count(X) == board.count(O) else O
         for cell, here in enumerate(board):
             if here == EMPTY:
-                after = _least_image(board[:cell] + mark + board[cell + 1:])
+                after, _ = canonical(board[:cell] + mark + board[cell + 1:])
                 if after not in seen:
                     seen.add(after)
                     frontier.append(after)
@@ -72,8 +60,8 @@ def orientations() -> dict[Board, Orientation]:
     """Every image of every box label, with the box it stands for."""
     table: dict[Board, Orientation] = {}
     for label in box_labels():
-        for h, get in enumerate(_IMAGE_GETTERS):
-            table.setdefault("".join(get(label)), Orientation(label, inverse(Symmetry(h))))
+        for h, image in enumerate(images(label)):
+            table.setdefault(image, Orientation(label, inverse(Symmetry(h))))
     return table
 
 

@@ -12,7 +12,8 @@ from reference.menace import Menace, Tally
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
 from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
-from reference.training import OPPONENTS, legal_children
+from reference.opponents import random_opponent
+from reference.training import OPPONENTS
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""
@@ -86,7 +87,7 @@ def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
     resign = menace.rules.empty_box is EmptyBox.RESIGN
     mine = Result.X_WINS if menace.player == X else Result.O_WINS
     theirs = Result.O_WINS if menace.player == X else Result.X_WINS
-    legal = legal_children()
+    legal = random_opponent()  # every legal move: what MENACE plays from an empty box
     memo: dict[int, tuple[float, float, float]] = {}
 
     def odds(position: int) -> tuple[float, float, float]:

@@ -156,14 +156,15 @@ class Menace:
 
         Returns each game's `Result` code, and how often MENACE met an empty box in each game.
         """
-        from reference.positions import NO_POSITION, Result, position_graph
+        from reference.opponents import random_opponent  # every legal move, by position
+        from reference.positions import Result, position_graph
         from reference.tables import box_table  # built on first use: the challenge needs neither
 
         graph = position_graph()
         table = box_table(self.player)
         results = [int(r) for r in graph.results]
         box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
-        empties_of, children = self._empties, graph.children
+        empties_of, legal_moves = self._empties, random_opponent()
         boxes = self._beads
         rnd = self.rng.random
         refill = self.rules.empty_box is EmptyBox.REFILL
@@ -211,7 +212,7 @@ class Menace:
                         if resign:
                             result = theirs
                             break
-                        legal = [p for p in children[position] if p != NO_POSITION]
+                        legal = legal_moves[position]
                         position = legal[int(rnd() * len(legal))]
                 else:
                     position = forced[position]

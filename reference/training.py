@@ -12,7 +12,7 @@ from reference.menace import Menace
 from reference.opponents import (
     defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
 )
-from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
+from reference.positions import OpponentTable, Result, position_graph
 from reference.rules import EmptyBox, Outcome
 from reference.tables import box_table
 
@@ -72,12 +72,6 @@ WIN, DRAW, LOSS = 0, 1, 2
 def _results() -> tuple[int, ...]:
     """Each position's Result as a plain int, for the hot loop."""
     return tuple(int(r) for r in position_graph().results)
-
-
-@cache
-def legal_children() -> tuple[tuple[int, ...], ...]:
-    """Each position's children, without the -1 of occupied cells."""
-    return tuple(tuple(c for c in row if c != NO_POSITION) for row in position_graph().children)
 
 
 class _Boxes:
@@ -177,7 +171,7 @@ def _against_anyone(
 ) -> tuple[bytearray, bytearray]:
     """The loop for pools with other MENACEs in them: both sides may draw beads and learn."""
     results_of = _results()
-    legal = legal_children()
+    legal = random_opponent()
     rnd = me.menace.rng.random
     learner_is_x = me.menace.player == X
     record = bytearray(games)
