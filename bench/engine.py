@@ -11,7 +11,7 @@ import time
 
 from reference.board import X
 from reference.menace import Menace
-from reference.opponents import random_opponent
+from reference.study.opponents import random_opponent
 from reference.rules import CHALLENGE
 
 

@@ -10,10 +10,10 @@ import argparse
 import time
 
 from reference.board import O, X
-from reference.learners import numpy_available, train_learners
+from reference.study.learners import numpy_available, train_learners
 from reference.rules import CHALLENGE
 from reference.tables import box_table
-from reference.training import OPPONENTS
+from reference.study.training import OPPONENTS
 
 
 def main() -> None:

@@ -123,17 +123,9 @@ def load_menace(
     return menace, games
 
 
-STUDY_COMMANDS = ("train", "evaluate", "boxes")
-"""Subcommands for watching MENACE learn, handled by `reference.study_cli`."""
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the challenge program, or a study subcommand; the exit status."""
+    """Run the challenge program; the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] in STUDY_COMMANDS:
-        from reference.study_cli import main as study_main
-
-        return study_main(arguments)
     options = build_parser().parse_args(arguments)
     console = Console(sys.stdin, sys.stdout, sys.stderr, interactive=sys.stdin.isatty())
     try:

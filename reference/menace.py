@@ -156,15 +156,14 @@ class Menace:
 
         Returns each game's `Result` code, and how often MENACE met an empty box in each game.
         """
-        from reference.opponents import random_opponent  # every legal move, by position
-        from reference.positions import Result, position_graph
+        from reference.positions import Result, legal_successors, position_graph
         from reference.tables import box_table  # built on first use: the challenge needs neither
 
         graph = position_graph()
         table = box_table(self.player)
         results = [int(r) for r in graph.results]
         box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
-        empties_of, legal_moves = self._empties, random_opponent()
+        empties_of, legal_moves = self._empties, legal_successors()
         boxes = self._beads
         rnd = self.rng.random
         refill = self.rules.empty_box is EmptyBox.REFILL

@@ -83,3 +83,11 @@ def position_graph() -> PositionGraph:
         labels=tuple(label for label, _ in labelled),
         to_label=tuple(g for _, g in labelled),
     )
+
+
+@cache
+def legal_successors() -> OpponentTable:
+    """For each position, the positions that one legal move leads to (none once it is over)."""
+    return tuple(
+        tuple(p for p in children if p != NO_POSITION) for children in position_graph().children
+    )

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, is_over, play, winner
 from reference.boxes import box_labels
 from reference.menace import InvalidBoxesError, Menace, initial_contents
-from reference.opponents import perfect_opponent, random_opponent
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.positions import position_graph
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Outcome, Rules
 from reference.symmetry import canonical, transform

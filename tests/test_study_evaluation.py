@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 from reference.board import O, X
-from reference.evaluation import evaluate, exact_odds, frozen, frozen_rules, wilson
+from reference.study.evaluation import evaluate, exact_odds, frozen, frozen_rules, wilson
 from reference.menace import Menace
-from reference.opponents import perfect_opponent, random_opponent
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.rules import CHALLENGE, MICHIE, EmptyBox
-from reference.training import play_games
+from reference.study.training import play_games
 
 
 def trained(player: str = X, games: int = 3_000, seed: int = 1) -> Menace:

@@ -8,10 +8,10 @@ import sys
 import pytest
 
 from reference.board import O, X
-from reference.evaluation import exact_odds
-from reference.learners import numpy_available, train_learners
+from reference.study.evaluation import exact_odds
+from reference.study.learners import numpy_available, train_learners
 from reference.menace import Menace
-from reference.opponents import perfect_opponent, random_opponent
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.rules import CHALLENGE, MICHIE
 
 ENGINES = ["python", pytest.param("numpy", marks=pytest.mark.skipif(
@@ -56,7 +56,7 @@ def test_self_play_and_pools_run_for_many_learners(engine: str) -> None:
 def test_the_vectorised_boxes_stay_sound_under_every_empty_box_rule() -> None:
     import numpy as np
 
-    from reference.learners import _Population, _Table, play_round
+    from reference.study.learners import _Population, _Table, play_round
 
     for rules in (CHALLENGE, MICHIE):
         me = _Population(rules, X, 64)

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from reference.board import CELLS, EMPTY, O, X, Board, play, to_move, winner
-from reference.opponents import (
+from reference.study.opponents import (
     defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
 )
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph

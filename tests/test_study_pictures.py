@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.study_cli import main
+from reference.study.cli import main
 
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the optional extra 'plot')")
 

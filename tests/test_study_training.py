@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.board import EMPTY, O, X
-from reference.curves import curve_from_results, percentile, windows
+from reference.study.curves import curve_from_results, percentile, windows
 from reference.menace import Menace
-from reference.opponents import perfect_opponent, random_opponent
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
-from reference.training import (
+from reference.study.training import (
     DRAW, LOSS, WIN, Training, UnknownOpponentError, opponent_sides, parse_opponents, play_games,
 )
 

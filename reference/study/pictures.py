@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reference.board import EMPTY, O, X, Board
-from reference.curves import Curve, checkpoints
-from reference.evaluation import Evaluation
+from reference.study.curves import Curve, checkpoints
+from reference.study.evaluation import Evaluation
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -12,8 +12,8 @@ from reference.menace import Menace, Tally
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
 from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
-from reference.opponents import random_opponent
-from reference.training import OPPONENTS
+from reference.study.opponents import random_opponent
+from reference.study.training import OPPONENTS
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""

@@ -8,12 +8,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from reference.board import O, X
-from reference.curves import BAND, MEASURES, Band, Curve, checkpoints, curve_from_results
+from reference.study.curves import BAND, MEASURES, Band, Curve, checkpoints, curve_from_results
 from reference.menace import Menace, initial_contents
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
 from reference.rules import EmptyBox, Outcome, Rules
 from reference.tables import box_table
-from reference.training import OPPONENTS, SELF_PLAY, opponent_sides, play_games
+from reference.study.training import OPPONENTS, SELF_PLAY, opponent_sides, play_games
 
 if TYPE_CHECKING:
     import numpy as np

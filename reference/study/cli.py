@@ -12,14 +12,14 @@ from typing import NoReturn, TextIO
 
 from reference.board import O, X, Board
 from reference.cli import UsageError, add_rules_options, load_menace, rules_from
-from reference.curves import Curve, curve_from_results, windows
-from reference.learners import first_move_boxes_empty
+from reference.study.curves import Curve, curve_from_results, windows
+from reference.study.learners import first_move_boxes_empty
 from reference.menace import Menace, initial_contents
-from reference.progress import ProgressBar
+from reference.study.progress import ProgressBar
 from reference.rules import PRESETS, EmptyBox, Rules
 from reference.storage import save_boxes
 from reference.tables import box_table
-from reference.training import (
+from reference.study.training import (
     OPPONENTS, Training, UnknownOpponentError, opponent_names, opponent_sides, parse_opponents,
 )
 
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _require_plotting() -> None:
     """Fail early, before a long run, when pictures are asked for and matplotlib is missing."""
-    from reference.pictures import PlottingUnavailableError, require_matplotlib
+    from reference.study.pictures import PlottingUnavailableError, require_matplotlib
 
     try:
         require_matplotlib()
@@ -256,7 +256,7 @@ def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     start = time.perf_counter()
     menace: Menace | None = None
     if options.learners > 1:
-        from reference.learners import numpy_available, train_learners
+        from reference.study.learners import numpy_available, train_learners
 
         if options.engine == "numpy" and not numpy_available():
             raise UsageError("--engine numpy needs numpy: pip install 'menace-golf[fast]' "
@@ -292,7 +292,7 @@ def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if options.boxes is not None and menace is not None:
         print(f"Boxes saved to {options.boxes}.", file=out)
     if options.plot is not None:
-        from reference.pictures import learning_curve
+        from reference.study.pictures import learning_curve
 
         title = f"{who} ({options.player}) against {against}, {describe_rules(rules).split(':')[0]}"
         learning_curve(curve, options.plot, title, log_games=options.log)
@@ -302,8 +302,8 @@ def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def evaluate(options: argparse.Namespace, out: TextIO) -> int:
     """Run the evaluate command."""
-    from reference.evaluation import evaluate as measure
-    from reference.evaluation import exact_odds
+    from reference.study.evaluation import evaluate as measure
+    from reference.study.evaluation import exact_odds
 
     rules = rules_from(options)
     if options.boxes is not None and not options.boxes.exists():
@@ -334,7 +334,7 @@ def evaluate(options: argparse.Namespace, out: TextIO) -> int:
     else:
         print(f"{played}it can lose to it: the exact chance is {loss:.2%} a game.", file=out)
     if options.plot is not None:
-        from reference.pictures import evaluation_chart
+        from reference.study.pictures import evaluation_chart
 
         evaluation_chart(results, options.plot, f"MENACE ({options.player}) from {source}, frozen")
         print(f"Chart drawn to {options.plot}.", file=out)
@@ -343,7 +343,7 @@ def evaluate(options: argparse.Namespace, out: TextIO) -> int:
 
 def boxes(options: argparse.Namespace, out: TextIO) -> int:
     """Run the boxes command."""
-    from reference.pictures import matchboxes
+    from reference.study.pictures import matchboxes
 
     rules = rules_from(options)
     if options.boxes is not None and not options.boxes.exists():

@@ -9,7 +9,7 @@ from functools import cache
 
 from reference.board import O, X
 from reference.menace import Menace
-from reference.opponents import (
+from reference.study.opponents import (
     defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
 )
 from reference.positions import OpponentTable, Result, position_graph

@@ -5,17 +5,15 @@ from __future__ import annotations
 from functools import cache
 
 from reference.board import CELLS, O, X, play, to_move, winner
-from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
+from reference.positions import (
+    NO_POSITION, OpponentTable, Result, legal_successors, position_graph,
+)
 from reference.solver import best_moves
 
 
-@cache
 def random_opponent() -> OpponentTable:
     """An opponent that takes any empty square, uniformly at random."""
-    graph = position_graph()
-    return tuple(
-        tuple(p for p in children if p != NO_POSITION) for children in graph.children
-    )
+    return legal_successors()
 
 
 @cache

@@ -1,0 +1,1 @@
+"""Tools for studying MENACE: opponents, training, many learners, curves, evaluation, pictures."""

@@ -1,0 +1,66 @@
+"""The architecture: the model never imports the study tools, the judge only the pure model, no cycles."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("reference", "judge")
+PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver"})
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a source file of the project."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports() -> dict[str, set[str]]:
+    """For each module of the project, the project modules it imports, at the top or inside a function."""
+    found: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            names: set[str] = set()
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names.add(node.module)
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+                elif isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+            found[module_name(path)] = names
+    return {name: {n for n in names if n in found and n != name} for name, names in found.items()}
+
+
+def test_the_model_never_imports_the_study_tools() -> None:
+    graph = imports()
+    model = [name for name in graph if name.startswith("reference") and
+             not name.startswith("reference.study") and name != "reference.__main__"]
+    assert "reference.menace" in model and "reference.study.training" in graph
+    for name in model:
+        assert not any(n.startswith("reference.study") for n in graph[name]), name
+
+
+def test_the_judge_uses_only_the_pure_model() -> None:
+    graph = imports()
+    for name, names in graph.items():
+        if name.startswith("judge"):
+            used = {n for n in names if n.startswith("reference")}
+            assert used <= PURE_MODEL, f"{name} imports {sorted(used - PURE_MODEL)}"
+
+
+def test_no_import_cycles() -> None:
+    graph = imports()
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        """Walk the imports from `name`, failing on a module already on the path."""
+        assert name not in path, " -> ".join((*path, name))
+        if name in done:
+            return
+        for child in sorted(graph[name]):
+            visit(child, (*path, name))
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
