@@ -13,8 +13,9 @@ from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
 from judge.processes import ProcessReading
 from judge.launch import Settings
-from judge.referee import Referee, Stop, facts_from
+from judge.referee import Referee, facts_from
 from judge.session import EOF, TIMEOUT, Outcome
+from judge.stops import Stop
 from judge.verdict import Ending, decide
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -130,12 +131,9 @@ def replay_verdict(transcript: Transcript) -> str:
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
     referee = Referee(session, Manifest(command=("menace",)), settings,  # type: ignore[arg-type]
                       opponent, Knowledge())
-    found: dict[str, object] = {}
-    try:
+    with pytest.raises(Stop) as stopped:
         referee.run()
-    except Stop as stop:
-        found = stop.facts
-    return decide(facts_from(found, session.ending(), referee.place)).line()
+    return decide(facts_from(stopped.value, session.ending(), referee.place)).line()
 
 
 PATHS = sorted(TRANSCRIPTS.glob("*.txt"))

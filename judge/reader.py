@@ -1,0 +1,228 @@
+"""The judge's side of the conversation: lines sent and read, with their transcript, and the
+lines read as boards and matchbox dumps."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Container
+from typing import Final
+
+from reference.board import EMPTY, Board
+
+from judge import checks
+from judge.boxes import BOX_COUNT, needs_box
+from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, is_blank, is_border,
+                           is_new_game, read_box_line, read_cells, split_one_line_dump)
+from judge.session import EOF, OUTPUT_LIMIT, TIMEOUT, Session
+from judge.stops import (Failed, HungAfterEnd, OutputEnded, OutputOverLimit, Stalled,
+                         WallTimeOver)
+from judge.verdict import Failure, Place, Stall
+
+TRANSCRIPT_TAIL: Final = 16
+"""Lines of the transcript kept for the report, unless the whole transcript is asked for."""
+MEMORY_EXTENSIONS: Final = 2
+"""Extra idle periods granted to a busy program whose memory nears its limit."""
+
+
+def fail(failure: Failure | None) -> None:
+    """Stop the run at a failed check, if there is one."""
+    if failure is not None:
+        raise Failed(failure)
+
+
+class Reader:
+    """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
+
+    def __init__(self, session: Session, symbols: Symbols, *, idle_seconds: float,
+                 time_limit: float, keep_transcript: bool) -> None:
+        self.session = session
+        self.symbols = symbols
+        self.idle_seconds = idle_seconds
+        self.deadline = time.monotonic() + time_limit
+        self.transcript: deque[str] | list[str] = (
+            [] if keep_transcript else deque(maxlen=TRANSCRIPT_TAIL))
+        self.game_log: list[str] = []
+        """This game's lines so far, without its dump."""
+        self.pushed_back: str | None = None
+        self.in_dump = False
+        self.extensions = 0
+        self.known_rows: dict[str, str | None] = {}
+
+    def new_game_log(self) -> None:
+        """Start the log of a new game."""
+        self.game_log = []
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Send a line to the program and note it in the transcript."""
+        self.transcript.append("> " + text)
+        self.game_log.append("> " + text)
+        if not self.session.send_line(text):
+            self.transcript.append("  (the program no longer reads its input)")
+
+    def _received(self, text: str, *, noted: bool = False) -> str:
+        """Note a line the program printed (unless already noted in the transcript)."""
+        if not noted:
+            self.transcript.append("< " + text)
+        if not self.in_dump:
+            self.game_log.append("< " + text)
+        return text
+
+    def line(self, place: Place, *, game_over: bool = False) -> str:
+        """The next line of output; stops the run on its end, on silence, or at the output limit.
+
+        `game_over` says the game has just ended, so a program waiting for input then is
+        waiting for a move that will never come.
+        """
+        if self.pushed_back is not None:
+            text, self.pushed_back = self.pushed_back, None
+            return self._received(text, noted=True)
+        pending = self.session.take_pending()
+        if pending is not None:
+            return self._received(pending)
+        remaining = self.deadline - time.monotonic()
+        timeout = min(self.idle_seconds, max(remaining, 0.0))
+        got = self.session.read_line(timeout)
+        if isinstance(got, str):
+            return self._received(got)
+        if got is OUTPUT_LIMIT:
+            raise OutputOverLimit()
+        if got is EOF:
+            raise OutputEnded()
+        assert got is TIMEOUT
+        if time.monotonic() >= self.deadline:
+            raise WallTimeOver()
+        reading = self.session.look()
+        if reading.running and self.extensions < MEMORY_EXTENSIONS and \
+                self.session.memory_in_use() * 4 > self.session.memory_limit():
+            self.extensions += 1
+            return self.line(place, game_over=game_over)
+        if game_over and reading.reading_stdin:
+            fail(checks.game_end_waits(place))
+        raise Stalled(Stall(place, timeout, reading.describe(self.session.transport),
+                            checks.interactive(reading.reading_stdin)))
+
+    def content_line(self, place: Place, *, game_over: bool = False) -> str:
+        """The next line that is neither blank nor a border line."""
+        while True:
+            text = self.line(place, game_over=game_over)
+            if not is_blank(text) and not is_border(text):
+                return text
+
+    def final_line(self, grace_end: float) -> str | None:
+        """A line printed after the last dump, before `grace_end`; None when the output ends."""
+        if self.pushed_back is not None:
+            text, self.pushed_back = self.pushed_back, None
+            return text
+        got = self.session.read_line(max(grace_end - time.monotonic(), 0.0))
+        if got is OUTPUT_LIMIT:
+            raise OutputOverLimit()
+        if got is EOF:
+            return None
+        if got is TIMEOUT:
+            raise HungAfterEnd()
+        self.transcript.append("< " + got)
+        return got
+
+    def _note_received(self, lines: list[str]) -> None:
+        """Add lines the program printed to the transcript (only its tail is kept by default)."""
+        if isinstance(self.transcript, list):
+            self.transcript.extend(["< " + line for line in lines])
+        else:
+            self.transcript.extend(["< " + line for line in lines[-TRANSCRIPT_TAIL:]])
+
+    # -- boards and boxes ----------------------------------------------------------------
+
+    def board(self, before: Board, place: Place) -> Board:
+        """The next board printed; game-end or presentation failures otherwise."""
+        assembler = BoardAssembler(self.symbols, self.known_rows)
+        while True:
+            text = self.line(place)
+            try:
+                board = assembler.take(text)
+            except UnreadableError:
+                if not assembler.started:
+                    self._not_a_board(before, text, place)
+                fail(Failure(None, place, "a board", text))
+                raise
+            if board is not None:
+                return board
+
+    def _not_a_board(self, before: Board, text: str, place: Place) -> None:
+        """Fail with the right check for a line that came where a board should have."""
+        if is_new_game(text):
+            fail(checks.game_end(before, False, "new game", text, place))
+        if self.as_box(text) is not None:
+            fail(checks.game_end(before, False, "a matchbox", text, place))
+
+    def as_box(self, text: str) -> BoxLine | None:
+        """The line read as a matchbox, if it can be."""
+        try:
+            box = read_box_line(text, self.symbols)
+        except UnreadableError:
+            return None
+        if (box.label is None or not box.beads.strip()) and \
+                read_cells(text, self.symbols) is not None:
+            return None  # a board (or a row of one) rather than a box
+        return box
+
+    def _empty_box_line(self, text: str) -> bool:
+        """True when the line is a box's label with no beads: an empty box, not a board.
+
+        It reads like a board, but the board of a finished game is never the label of a box,
+        which has no three in a row and three or more empty squares. The dump check then
+        decides whether the empty box is allowed (only under the on-draw reading).
+        """
+        cells = read_cells(text, self.symbols)
+        return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
+
+    def dump_lines(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+        """The lines of the dump that follows a game that ended on `board`.
+
+        `known` holds box lines already read in earlier dumps, taken without reading them again.
+        """
+        self.in_dump = True
+        try:
+            return self._dump_lines(board, place, known)
+        finally:
+            self.in_dump = False
+
+    def _dump_lines(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+        """The lines of a dump, read while in the dump."""
+        first = self.content_line(place, game_over=True)
+        if is_new_game(first):
+            fail(checks.game_end(board, True, "new game", first, place))
+        one_line = split_one_line_dump(first)
+        if one_line is not None:
+            return [f"[{group}]" for group in one_line]
+        box = self.as_box(first)
+        if box is None and not self._empty_box_line(first):
+            cells = read_cells(first, self.symbols)
+            if cells is not None:
+                fail(checks.game_end(board, True, "a board", first, place))
+            fail(Failure(None, place, "a matchbox", first))
+        texts = [first]
+        while len(texts) < BOX_COUNT:
+            chunk = self.session.take_pending_many(BOX_COUNT - len(texts))
+            noted = not chunk
+            if noted:
+                try:
+                    chunk = [self.line(place)]
+                except OutputEnded:
+                    break
+            for index, text in enumerate(chunk):
+                if text in known:
+                    texts.append(text)
+                elif is_new_game(text):
+                    if not noted:
+                        self._note_received(chunk[:index + 1])
+                        self.session.put_back(chunk[index + 1:])
+                    self.pushed_back = text
+                    return texts
+                elif not is_blank(text) and not is_border(text):
+                    texts.append(text)
+            if not noted:
+                self._note_received(chunk)
+        return texts
