@@ -8,16 +8,15 @@ from functools import cache
 from typing import Final
 
 from reference.board import EMPTY, O, X, Board, Cell, play, winner
+from reference.outcome import Outcome
 
-from judge.boxes import BOX_COUNT, Draw, box_labels, square_orbit
+from judge.boxes import BOX_COUNT, Draw, box_labels
 from judge.formats import (BeadError, Counts, Symbols, UnreadableError, bead_counts,
                            read_box_line, to_label_frame)
 from judge.verdict import Check, Ending, Failure, Place
 
-WIN: Final = 1
-DRAW: Final = 0
-LOSS: Final = -1
-OUTCOME_NAMES: Final = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
+"""SPEC 5: how many beads of each drawn square a box gains after each outcome."""
 REFILL: Final = 3
 FALSE_ALARM: Final = 1e-4
 """The bead-draws check rejects at most this fraction of correct runs."""
@@ -26,12 +25,6 @@ FALSE_ALARM: Final = 1e-4
 def show(counts: Counts) -> str:
     """Beads as a sorted list of squares, e.g. `0 0 4 8`."""
     return " ".join(str(c) for c, n in enumerate(counts) for _ in range(n)) or "(none)"
-
-
-def outcome_of(board: Board) -> int:
-    """MENACE's result on a finished board: WIN, DRAW or LOSS."""
-    mark = winner(board)
-    return WIN if mark == X else LOSS if mark == O else DRAW
 
 
 # -- 1. new-game -------------------------------------------------------------------------
@@ -239,10 +232,10 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
 
 # -- 6. learning -------------------------------------------------------------------------
 
-def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: int,
+def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: Outcome,
                    refill: str) -> bool:
     """True when one drawn box changed as SPEC 5 says (refills included)."""
-    kept = {WIN: 2, DRAW: 1, LOSS: 0}[outcome]
+    kept = 1 + BEAD_CHANGE[outcome]
     total_before, total_after = sum(before), sum(after)
     refilled_from = 1 if refill == "on-empty" else 0
     if total_before == refilled_from:
@@ -253,23 +246,24 @@ def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outc
     for s in squares:
         if before[s] >= 1:
             expected = list(before)
-            expected[s] += outcome
+            expected[s] += BEAD_CHANGE[outcome]
             if tuple(expected) == after:
                 return True
     return False
 
 
-def _expected_change(before: Counts, squares: frozenset[Cell], outcome: int, refill: str) -> str:
+def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome, refill: str) -> str:
     """What SPEC 5 says a drawn box becomes, in words."""
     names = "/".join(str(s) for s in sorted(squares))
     refilled_from = 1 if refill == "on-empty" else 0
     if sum(before) == refilled_from:
-        return f"a refill of 3 beads, then the {OUTCOME_NAMES[outcome]} rule for square {names}"
-    delta = {WIN: "one more bead", DRAW: "no change", LOSS: "one bead fewer"}[outcome]
-    return f"{show(before)} with {delta} of square {names} ({OUTCOME_NAMES[outcome]})"
+        return f"a refill of 3 beads, then the {outcome.word} rule for square {names}"
+    delta = {Outcome.WIN: "one more bead", Outcome.DRAW: "no change",
+             Outcome.LOSS: "one bead fewer"}[outcome]
+    return f"{show(before)} with {delta} of square {names} ({outcome.word})"
 
 
-def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: int, refill: str,
+def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: str,
              place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
     """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
 
@@ -294,19 +288,20 @@ def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: int, refil
 
 
 def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,
-                        outcome: int, place: Place) -> Failure | None:
+                        outcome: Outcome, place: Place) -> Failure | None:
     """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
+    change = BEAD_CHANGE[outcome]
     changed = [(b, a) for b, a in zip(before, after) if b != a]
     if len(changed) > draws:
         return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
                        f"{len(changed)} boxes changed")
     for index, (b, a) in enumerate(changed):
         diffs = [y - x for x, y in zip(b, a)]
-        refilled = sum(b) == 1 and sum(a) == REFILL + outcome + 1
-        single = sorted(d for d in diffs if d) == [outcome] if outcome else False
+        refilled = sum(b) == 1 and sum(a) == REFILL + change + 1
+        single = sorted(d for d in diffs if d) == [change] if change else False
         if not (refilled or single):
             return Failure(Check.LEARNING, place,
-                           f"a box changed by the {OUTCOME_NAMES[outcome]} rule",
+                           f"a box changed by the {outcome.word} rule",
                            f"{show(b)} became {show(a)}")
     return None
 

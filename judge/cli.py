@@ -9,7 +9,6 @@ import sys
 import threading
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Final
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from reference.board import EMPTY_BOARD, Board, Cell, is_over
+from reference.board import EMPTY_BOARD, X, Board, Cell, is_over
+from reference.outcome import Outcome, Tally, outcome_of
 from reference.solver import value
 from reference.symmetry import stabiliser
 
@@ -38,9 +39,7 @@ DRAIN_LIMIT: Final = 1 << 20
 class Coverage:
     """What the run exercised: MENACE's results, refills, symmetric boxes, boxes drawn from."""
 
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    outcomes: Tally = Tally()
     refills: int = 0
     symmetric_draws: int = 0
     boxes_drawn: int = 0
@@ -91,7 +90,7 @@ class Referee:
         self.bead_draws = BeadDraws()
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
-        self.results = {checks.WIN: 0, checks.DRAW: 0, checks.LOSS: 0}
+        self.outcomes = Tally()
         self.refills = 0
         self.symmetric_draws = 0
         self.labelled = True
@@ -148,8 +147,8 @@ class Referee:
             self._note_draw(board, cell, draws)
             board = after
         self.place = Place(game, 0)
-        outcome = checks.outcome_of(board)
-        self.results[outcome] += 1
+        outcome = outcome_of(board, X)
+        self.outcomes = self.outcomes.after(outcome)
         known = self.box_reader.cache if self.box_reader else {}
         entries = reader.dump_lines(board, self.place, known)
         self._check_dump(entries, draws, outcome)
@@ -172,7 +171,7 @@ class Referee:
             self.symmetric_draws += 1
         fail(self.bead_draws.add(draw.label, counts, draw.squares, self.place))
 
-    def _check_dump(self, texts: list[str], draws: list[Draw], outcome: int) -> None:
+    def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
         """Checks 5 and 6 on a dump just read."""
         if self.box_reader is None:
             numbering = self.numbering
@@ -247,8 +246,7 @@ class Referee:
 
     def coverage(self) -> Coverage:
         """What this run exercised."""
-        return Coverage(self.results[checks.WIN], self.results[checks.DRAW],
-                        self.results[checks.LOSS], self.refills, self.symmetric_draws,
+        return Coverage(self.outcomes, self.refills, self.symmetric_draws,
                         len(self.knowledge.draws))
 
 

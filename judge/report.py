@@ -23,7 +23,8 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
     games = run.replay.games
     lines = [f"played {run.games_played} of {games} game(s) to the end, in {run.seconds:.2f} s"]
     coverage = run.coverage
-    lines.append(f"MENACE won {coverage.wins}, drew {coverage.draws}, lost {coverage.losses}; "
+    outcomes = coverage.outcomes
+    lines.append(f"MENACE won {outcomes.wins}, drew {outcomes.draws}, lost {outcomes.losses}; "
                  f"{coverage.boxes_drawn} boxes drawn from, {coverage.refills} refill(s), "
                  f"{coverage.symmetric_draws} draw(s) from symmetric boxes checked")
     if run.draw_test.moves:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 
-from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play, winner
+from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play
 from reference.console import Console
 from reference.menace import Menace
 from reference.notation import (
     InvalidMoveTextError, format_board, format_dump, move_name, parse_move,
 )
-from reference.rules import Outcome
+from reference.outcome import Outcome, Tally, outcome_of
 
 MOVE_HELP = (
     "Type a move as two letters from L, M, R: the row (L top, M middle, R bottom), "
@@ -26,26 +25,9 @@ LEARNING = {
 }
 
 
-@dataclass(frozen=True)
-class Score:
-    """Games finished so far, from MENACE's side."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        """The number of games finished."""
-        return self.wins + self.draws + self.losses
-
-    def after(self, outcome: Outcome) -> Score:
-        """The score with one more game of this outcome."""
-        field = {Outcome.WIN: "wins", Outcome.DRAW: "draws", Outcome.LOSS: "losses"}[outcome]
-        return replace(self, **{field: getattr(self, field) + 1})
-
-    def __str__(self) -> str:
-        return f"MENACE {self.wins}, you {self.losses}, draws {self.draws}"
+def score_text(score: Tally) -> str:
+    """The score as the person reads it: MENACE's wins, theirs, and the draws."""
+    return f"MENACE {score.wins}, you {score.losses}, draws {score.draws}"
 
 
 def read_game_count(console: Console) -> int:
@@ -78,12 +60,7 @@ def read_move(console: Console, board: Board) -> Cell:
 
 def outcome_for(menace: Menace, board: Board, resigned: bool) -> Outcome:
     """How the game on `board` ended for MENACE."""
-    if resigned:
-        return Outcome.LOSS
-    mark = winner(board)
-    if mark is None:
-        return Outcome.DRAW
-    return Outcome.WIN if mark == menace.player else Outcome.LOSS
+    return Outcome.LOSS if resigned else outcome_of(board, menace.player)
 
 
 def play_game(menace: Menace, console: Console) -> Outcome:
@@ -117,19 +94,19 @@ def play_game(menace: Menace, console: Console) -> Outcome:
 
 
 def play_session(
-    menace: Menace, console: Console, after_game: Callable[[Score], None] = lambda score: None
-) -> Score:
+    menace: Menace, console: Console, after_game: Callable[[Tally], None] = lambda score: None
+) -> Tally:
     """The whole session: the game count, then that many games; the final score."""
     if console.interactive:
         console.say(f"MENACE plays {X} and moves first. {MOVE_HELP}")
         console.say("After each game MENACE learns and all 304 of its matchboxes are shown.")
     games = read_game_count(console)
-    score = Score()
+    score = Tally()
     for number in range(1, games + 1):
         outcome = play_game(menace, console)
         score = score.after(outcome)
         said = {Outcome.WIN: "MENACE wins", Outcome.DRAW: "a draw", Outcome.LOSS: "you win"}
-        console.say(f"Game {number} of {games}: {said[outcome]}. Score: {score}.")
+        console.say(f"Game {number} of {games}: {said[outcome]}. Score: {score_text(score)}.")
         after_game(score)
     console.stdout.flush()
     return score

@@ -10,9 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from reference.board import X
-from reference.challenge import Score, play_session
+from reference.challenge import play_session
 from reference.console import Console, EndOfInput
 from reference.menace import InvalidBoxesError, Menace
+from reference.outcome import Tally
 from reference.rules import PRESETS, EmptyBox, InvalidRulesError, Rules
 
 DESCRIPTION = """\
@@ -139,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         learned = f"{games_before} games learned" if games_before else "fresh boxes"
         console.say(f"Boxes: {path} ({learned}); saved after every game.")
 
-    def save(score: Score) -> None:
+    def save(score: Tally) -> None:
         """Save the boxes after a game, when a boxes file is in use."""
         if path is not None:
             from reference.storage import save_boxes

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reference.board import EMPTY, X, Board, Cell, IllegalMoveError, empty_cells, is_over, to_move
 from reference.boxes import BoxId, box_labels, distinct_squares
-from reference.rules import CHALLENGE, EmptyBox, Outcome, Rules
+from reference.outcome import Outcome, Tally
+from reference.rules import CHALLENGE, EmptyBox, Rules
 from reference.symmetry import canonical, inverse, map_cell
 
 if TYPE_CHECKING:
@@ -20,20 +20,14 @@ class InvalidBoxesError(ValueError):
     """Matchbox contents that do not fit MENACE's boxes: a wrong label, an illegal bead, an empty box."""
 
 
-@dataclass(frozen=True)
-class Tally:
-    """Games played and how they ended, from MENACE's side."""
+def beads_returned(rules: Rules, player: str) -> list[int]:
+    """Beads of each drawn square put back after a game, by the game's Result code."""
+    from reference.positions import Result, result_of
 
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    empty_boxes: int = 0
-    """How often MENACE found a box empty (possible only without the refill rule)."""
-
-    @property
-    def games(self) -> int:
-        """The number of games."""
-        return self.wins + self.draws + self.losses
+    returned = [0] * len(Result)
+    for outcome in Outcome:
+        returned[result_of(player, outcome)] = rules.beads_returned(outcome)
+    return returned
 
 
 def initial_contents(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, list[Cell]]:
@@ -139,15 +133,10 @@ class Menace:
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
-        from reference.positions import Result
+        from reference.positions import result_of
 
-        results, empty_boxes = self.play_games([opponent], games)
-        mine, theirs = (Result.X_WINS, Result.O_WINS) if self.player == X else (
-            Result.O_WINS, Result.X_WINS)
-        return Tally(
-            wins=results.count(mine), draws=results.count(Result.DRAWN),
-            losses=results.count(theirs), empty_boxes=sum(empty_boxes),
-        )
+        results, _ = self.play_games([opponent], games)
+        return Tally(*(results.count(result_of(self.player, o)) for o in Outcome))
 
     def play_games(
         self, pool: Sequence[OpponentTable], games: int, *, first_game: int = 0
@@ -156,7 +145,7 @@ class Menace:
 
         Returns each game's `Result` code, and how often MENACE met an empty box in each game.
         """
-        from reference.positions import Result, legal_successors, position_graph
+        from reference.positions import legal_successors, position_graph, result_of
         from reference.tables import box_table  # built on first use: the challenge needs neither
 
         graph = position_graph()
@@ -169,12 +158,8 @@ class Menace:
         refill = self.rules.empty_box is EmptyBox.REFILL
         resign = self.rules.empty_box is EmptyBox.RESIGN
         refill_beads = self.rules.refill_beads
-        mine = int(Result.X_WINS if self.player == X else Result.O_WINS)
-        theirs = int(Result.O_WINS if self.player == X else Result.X_WINS)
-        returned = [0] * 4
-        returned[mine] = self.rules.beads_returned(Outcome.WIN)
-        returned[theirs] = self.rules.beads_returned(Outcome.LOSS)
-        returned[Result.DRAWN] = self.rules.beads_returned(Outcome.DRAW)
+        theirs = int(result_of(self.player, Outcome.LOSS))
+        returned = beads_returned(self.rules, self.player)
         record = bytearray(games)
         empties_record = bytearray(games)
         menace_first = self.player == X

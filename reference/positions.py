@@ -8,6 +8,7 @@ from enum import IntEnum
 from functools import cache
 
 from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, winner
+from reference.outcome import Outcome
 from reference.symmetry import Symmetry, canonical
 
 PositionId = int
@@ -91,3 +92,18 @@ def legal_successors() -> OpponentTable:
     return tuple(
         tuple(p for p in children if p != NO_POSITION) for children in position_graph().children
     )
+
+
+def result_of(player: str, outcome: Outcome) -> Result:
+    """The Result of a finished game that ended in `outcome` for `player`."""
+    if outcome is Outcome.DRAW:
+        return Result.DRAWN
+    return Result.X_WINS if (outcome is Outcome.WIN) == (player == X) else Result.O_WINS
+
+
+def outcome_codes(player: str) -> list[int]:
+    """Each finished game's Outcome for `player`, by its Result code (0 for a game still on)."""
+    codes = [0] * len(Result)
+    for outcome in Outcome:
+        codes[result_of(player, outcome)] = outcome
+    return codes

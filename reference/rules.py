@@ -6,13 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-
-class Outcome(Enum):
-    """How a game ended, seen from MENACE's side."""
-
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
+from reference.outcome import Outcome
 
 
 class EmptyBox(Enum):
@@ -55,7 +49,7 @@ class Rules:
         for outcome in Outcome:
             if self.incentive(outcome) < -1:
                 raise InvalidRulesError(
-                    f"the {outcome.value} incentive must be -1 or more, got {self.incentive(outcome)}"
+                    f"the {outcome.word} incentive must be -1 or more, got {self.incentive(outcome)}"
                 )
         if self.refill_beads < 1:
             raise InvalidRulesError(f"a refill must add at least one bead, got {self.refill_beads}")

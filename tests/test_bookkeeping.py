@@ -9,7 +9,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from reference.board import EMPTY, X, is_over, reachable_positions, to_move
 from reference.menace import Menace
-from reference.rules import CHALLENGE, Outcome
+from reference.outcome import Outcome
+from reference.rules import CHALLENGE
 from reference.symmetry import canonical
 
 CHOICES = sorted(

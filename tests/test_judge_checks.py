@@ -13,6 +13,7 @@ from judge.formats import CANONICAL_SYMBOLS, Counts
 from judge.verdict import (Check, Ending, Facts, Failure, Place, Stall, Verdict, decide,
                            exit_status)
 from reference.board import Board, Cell
+from reference.outcome import Outcome
 from reference.symmetry import canonical, map_cell
 
 PLACE = Place(2, 1)
@@ -80,7 +81,7 @@ def test_a_dump_read_again_only_where_it_changed_gives_the_same_boxes() -> None:
     assert since.boxes == whole.boxes and since.changed == {box_labels()[7]}
 
 
-@pytest.mark.parametrize("outcome,delta", [(checks.WIN, 1), (checks.DRAW, 0), (checks.LOSS, -1)])
+@pytest.mark.parametrize("outcome,delta", [(Outcome.WIN, 1), (Outcome.DRAW, 0), (Outcome.LOSS, -1)])
 def test_learning_accepts_exactly_the_rule(outcome: int, delta: int) -> None:
     """Check 6: the drawn square gains one bead on a win, none on a draw, loses one on a loss."""
     before = full_dump({CORNER_BOX: counts(1, 1, 2, 0, 0, 7)})
@@ -100,10 +101,10 @@ def test_learning_accepts_any_symmetric_square() -> None:
     before = full_dump({CORNER_BOX: counts(1, 3, 0)})
     for square in (1, 3):
         after = full_dump({CORNER_BOX: counts(1, 3, 0, square)})
-        assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], checks.WIN,
+        assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
                                "on-empty", PLACE) is None
     after = full_dump({CORNER_BOX: counts(1, 3, 0, 0)})
-    assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], checks.WIN,
+    assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
                            "on-empty", PLACE) is not None
 
 
@@ -112,19 +113,19 @@ def test_learning_follows_either_refill_reading() -> None:
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     single = full_dump({CORNER_BOX: counts(0)})
     refilled = full_dump({CORNER_BOX: counts(1, 2, 7, 0, 0)})
-    assert checks.learning(single, refilled, [draw], checks.WIN, "on-empty", PLACE) is None
+    assert checks.learning(single, refilled, [draw], Outcome.WIN, "on-empty", PLACE) is None
     two_beads = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    assert checks.learning(single, two_beads, [draw], checks.WIN, "on-empty", PLACE) is not None
-    assert checks.learning(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], checks.WIN,
+    assert checks.learning(single, two_beads, [draw], Outcome.WIN, "on-empty", PLACE) is not None
+    assert checks.learning(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], Outcome.WIN,
                            "on-draw", PLACE) is None
     empty = full_dump({CORNER_BOX: counts()})
-    assert checks.learning(empty, two_beads, [draw], checks.WIN, "on-draw", PLACE) is None
+    assert checks.learning(empty, two_beads, [draw], Outcome.WIN, "on-draw", PLACE) is None
 
 
 def test_learning_rejects_a_change_in_a_box_not_drawn_from() -> None:
     """Check 6: boxes MENACE did not draw from stay as they were."""
     after = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    failure = checks.learning(full_dump(), after, [], checks.WIN, "on-empty", PLACE)
+    failure = checks.learning(full_dump(), after, [], Outcome.WIN, "on-empty", PLACE)
     assert failure is not None and CORNER_BOX in failure.expected
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("reference", "judge")
-PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver"})
+PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver",
+                        "reference.outcome"})
+"""The rules of the game, which the judge may use; never the MENACE engine."""
 
 
 def module_name(path: Path) -> str:

@@ -13,8 +13,9 @@ from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, is_over, pla
 from reference.boxes import box_labels
 from reference.menace import InvalidBoxesError, Menace, initial_contents
 from reference.study.opponents import perfect_opponent, random_opponent
-from reference.positions import position_graph
-from reference.rules import CHALLENGE, MICHIE, EmptyBox, Outcome, Rules
+from reference.outcome import Outcome, Tally
+from reference.positions import Result, position_graph
+from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.symmetry import canonical, transform
 from tests.conftest import nth_legal, opponent_choices
 
@@ -100,8 +101,8 @@ def test_boxes_stay_sound_over_long_training(seed: int, which: int) -> None:
     rules = [CHALLENGE, Rules(initial_beads=(1, 1, 1, 1), win=0, draw=0, loss=-1),
              Rules(win=3, draw=1), Rules(initial_beads=(2, 2, 2, 2), loss=-1, refill_beads=1)][which]
     menace = Menace(rules, rng=random.Random(seed))
-    tally = menace.train(random_opponent(), 300)
-    assert tally.games == 300 and tally.empty_boxes == 0
+    results, empty_boxes = menace.play_games([random_opponent()], 300)
+    assert len(results) == 300 and sum(empty_boxes) == 0
     assert_boxes_are_sound(menace.contents())
 
 
@@ -204,8 +205,9 @@ def test_michie_menace_resigns_at_an_empty_box() -> None:
     contents[EMPTY_BOARD] = []
     menace = Menace(MICHIE, rng=random.Random(0), contents=contents)
     assert menace.move(EMPTY_BOARD) is None
-    tally = menace.train(random_opponent(), 10)
-    assert tally.losses == 10 and tally.empty_boxes == 10
+    results, empty_boxes = menace.play_games([random_opponent()], 10)
+    assert set(results) == {Result.O_WINS} and sum(empty_boxes) == 10
+    assert menace.train(random_opponent(), 10) == Tally(losses=10)
 
 
 def test_random_rule_plays_a_legal_move_from_an_empty_box() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.rules import CHALLENGE, MICHIE, PRESETS, EmptyBox, InvalidRulesError, Outcome, Rules
+from reference.outcome import Outcome
+from reference.rules import CHALLENGE, MICHIE, PRESETS, EmptyBox, InvalidRulesError, Rules
 
 
 def test_the_challenge_returns_two_one_or_no_beads() -> None:

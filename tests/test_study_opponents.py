@@ -10,7 +10,8 @@ from reference.board import CELLS, EMPTY, O, X, Board, play, to_move, winner
 from reference.study.opponents import (
     defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
 )
-from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
+from reference.outcome import Outcome
+from reference.positions import NO_POSITION, OpponentTable, Result, position_graph, result_of
 
 TABLES = {"random": random_opponent, "perfect": perfect_opponent,
           "positional": positional_opponent, "defensive": defensive_opponent}
@@ -51,7 +52,7 @@ def test_the_perfect_player_never_loses_from_any_reachable_position(side: str) -
         """True when some line of the other side's play, against the table's moves, ends in a loss."""
         result = graph.results[p]
         if result is not Result.ONGOING:
-            return result is (Result.O_WINS if side == X else Result.X_WINS)
+            return result is result_of(side, Outcome.LOSS)
         if to_move(graph.boards[p]) == side:
             return any(can_lose(child) for child in table[p])
         return any(can_lose(child) for child in graph.children[p] if child != NO_POSITION)

@@ -13,9 +13,10 @@ from reference.board import EMPTY, O, X
 from reference.study.curves import curve_from_results, percentile, windows
 from reference.menace import Menace
 from reference.study.opponents import perfect_opponent, random_opponent
+from reference.outcome import Outcome
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.study.training import (
-    DRAW, LOSS, WIN, Training, UnknownOpponentError, opponent_sides, parse_opponents, play_games,
+    Training, UnknownOpponentError, opponent_sides, parse_opponents, play_games,
 )
 
 
@@ -31,9 +32,9 @@ def test_training_against_the_perfect_player_cuts_losses() -> None:
     time (at most 0 losses at the end, over 100 at the start), so a false alarm is below 0.3%."""
     menace = Menace(CHALLENGE, rng=random.Random(2024))
     record = play_games(menace, [perfect_opponent()], 5_000)
-    first, last = record.results[:1000].count(LOSS), record.results[-1000:].count(LOSS)
+    first, last = record.results[:1000].count(Outcome.LOSS), record.results[-1000:].count(Outcome.LOSS)
     assert last < first
-    assert record.results.count(WIN) == 0  # nobody beats the perfect player
+    assert record.results.count(Outcome.WIN) == 0  # nobody beats the perfect player
     assert_sound(menace)
 
 
@@ -46,19 +47,19 @@ def test_each_result_moves_the_opening_box_as_the_challenge_rules_say() -> None:
         code = play_games(menace, [table], 1).results[0]
         after = len(menace.contents()[menace.labels[0]])
         if before > 1:  # a box down to its last bead is refilled, which adds three
-            assert after - before == {WIN: 1, DRAW: 0, LOSS: -1}[code]
+            assert after - before == {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}[code]
         seen[code] += 1
-    assert set(seen) == {WIN, DRAW, LOSS}
+    assert set(seen) == {Outcome.WIN, Outcome.DRAW, Outcome.LOSS}
 
 
 def test_a_pool_is_played_in_turn() -> None:
     """Game g is against pool[g % 2]: MENACE never wins the perfect player's games, often the others."""
     menace = Menace(CHALLENGE, rng=random.Random(3))
     record = play_games(menace, [perfect_opponent(), random_opponent()], 2_000)
-    assert WIN not in record.results[0::2]
-    assert record.results[1::2].count(WIN) > 500  # seeds 0-99: at least 671 of these 1,000
+    assert Outcome.WIN not in record.results[0::2]
+    assert record.results[1::2].count(Outcome.WIN) > 500  # seeds 0-99: at least 671 of these 1,000
     again = play_games(menace, [perfect_opponent(), random_opponent()], 11, first_game=1)
-    assert WIN not in again.results[1::2]
+    assert Outcome.WIN not in again.results[1::2]
 
 
 @pytest.mark.parametrize("player", [X, O])
@@ -75,13 +76,13 @@ def test_self_play_teaches_both_sides_and_keeps_every_box_sound(player: str) -> 
     assert_sound(rival)
     # Two MENACEs teaching each other draw more and more: seeded; over seeds 0-199 the last 500
     # games always held at least 72 more draws than the first 500, so a false alarm is below 1%.
-    assert record.results[-500:].count(DRAW) > record.results[:500].count(DRAW)
+    assert record.results[-500:].count(Outcome.DRAW) > record.results[:500].count(Outcome.DRAW)
 
 
 def test_menace_as_o_never_beats_the_perfect_player_and_fills_its_own_boxes() -> None:
     menace = Menace(MICHIE, player=O, rng=random.Random(8))
     record = play_games(menace, [perfect_opponent()], 500)
-    assert WIN not in record.results
+    assert Outcome.WIN not in record.results
     assert_sound(menace, may_be_empty=True)
     assert len(menace.contents()) == 289
 
@@ -95,7 +96,7 @@ def test_an_empty_box_is_recorded_in_the_game_it_was_met() -> None:
     assert menace.contents()[menace.labels[0]] == ()
     first = next(g for g, n in enumerate(record.empty_boxes) if n)
     # From then on MENACE resigns at once: every later game is a loss with one empty box met.
-    assert set(record.results[first:]) == {LOSS}
+    assert set(record.results[first:]) == {Outcome.LOSS}
     assert set(record.empty_boxes[first + 1:]) == {1}
 
 
@@ -106,7 +107,7 @@ def test_opponent_names_are_checked() -> None:
 
 
 def test_a_curve_counts_every_game_and_its_windows_add_up() -> None:
-    results = [bytes([WIN, DRAW, LOSS, WIN]), bytes([LOSS, LOSS, DRAW, WIN])]
+    results = [bytes([Outcome.WIN, Outcome.DRAW, Outcome.LOSS, Outcome.WIN]), bytes([Outcome.LOSS, Outcome.LOSS, Outcome.DRAW, Outcome.WIN])]
     curve = curve_from_results(results, [bytes(4), bytes([0, 1, 0, 0])])
     assert (curve.wins, curve.draws, curve.losses) == ((1, 0, 0, 2), (0, 1, 1, 0), (1, 1, 1, 0))
     assert curve.mean("win") == [0.5, 0.25, 1 / 6, 0.375]
@@ -137,14 +138,14 @@ def test_any_pool_keeps_every_box_sound_and_records_every_game(
     pool = opponent_sides(names, learner, rng)
     record = play_games(learner, pool, games)
     assert record.games == games and len(record.empty_boxes) == games
-    assert set(record.results) <= {WIN, DRAW, LOSS}
+    assert set(record.results) <= {Outcome.WIN, Outcome.DRAW, Outcome.LOSS}
     refill = rules.empty_box is EmptyBox.REFILL
     for side in [learner, *pool]:
         if isinstance(side, Menace):
             assert_sound(side, may_be_empty=not refill)
     for g, code in enumerate(record.results):
         if names[g % len(names)] == "perfect":
-            assert code != WIN
+            assert code != Outcome.WIN
     if refill:
         assert not any(record.empty_boxes)
 

@@ -16,6 +16,7 @@ from reference.study.curves import Curve, curve_from_results, windows
 from reference.study.learners import first_move_boxes_empty
 from reference.menace import Menace, initial_contents
 from reference.study.progress import ProgressBar
+from reference.outcome import Outcome
 from reference.rules import PRESETS, EmptyBox, Rules
 from reference.storage import save_boxes
 from reference.tables import box_table
@@ -319,7 +320,7 @@ def evaluate(options: argparse.Namespace, out: TextIO) -> int:
     results = measure(menace, options.against, options.games, seed=options.seed)
     for e in results:
         cells = []
-        for result in ("win", "draw", "loss"):
+        for result in Outcome:
             iv = e.interval(result)
             cells.append(f"{iv.rate:6.1%} ({iv.low:5.1%}-{iv.high:5.1%})")
         odds = f"{e.odds.win:.3f}/{e.odds.draw:.3f}/{e.odds.loss:.3f}"

@@ -7,9 +7,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from reference.board import X
-from reference.menace import Menace, Tally
-from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
+from reference.menace import Menace
+from reference.outcome import Outcome, Tally
+from reference.positions import NO_POSITION, OpponentTable, Result, position_graph, result_of
 from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
 from reference.study.opponents import random_opponent
@@ -73,10 +73,9 @@ class Evaluation:
     tally: Tally
     odds: Odds
 
-    def interval(self, result: str) -> Interval:
-        """The sampled rate of 'win', 'draw' or 'loss' with its 95% interval."""
-        count = {"win": self.tally.wins, "draw": self.tally.draws, "loss": self.tally.losses}[result]
-        return wilson(count, self.tally.games)
+    def interval(self, result: Outcome) -> Interval:
+        """The sampled rate of an outcome with its 95% interval."""
+        return wilson(self.tally.count(result), self.tally.games)
 
 
 def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
@@ -85,8 +84,8 @@ def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
     table = box_table(menace.player)
     counts = [list(beads) for beads in menace.contents().values()]
     resign = menace.rules.empty_box is EmptyBox.RESIGN
-    mine = Result.X_WINS if menace.player == X else Result.O_WINS
-    theirs = Result.O_WINS if menace.player == X else Result.X_WINS
+    mine = result_of(menace.player, Outcome.WIN)
+    theirs = result_of(menace.player, Outcome.LOSS)
     legal = random_opponent()  # every legal move: what MENACE plays from an empty box
     memo: dict[int, tuple[float, float, float]] = {}
 

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from reference.board import O, X
 from reference.study.curves import BAND, MEASURES, Band, Curve, checkpoints, curve_from_results
-from reference.menace import Menace, initial_contents
-from reference.positions import NO_POSITION, OpponentTable, Result, position_graph
-from reference.rules import EmptyBox, Outcome, Rules
+from reference.menace import Menace, beads_returned, initial_contents
+from reference.outcome import Outcome
+from reference.positions import NO_POSITION, OpponentTable, outcome_codes, position_graph, result_of
+from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
 from reference.study.training import OPPONENTS, SELF_PLAY, opponent_sides, play_games
 
@@ -140,12 +141,7 @@ class _Population:
             if legal:
                 self.legal[p, :len(legal)] = legal
                 self.legal_counts[p] = len(legal)
-        mine, theirs = (Result.X_WINS, Result.O_WINS) if player == X else (Result.O_WINS, Result.X_WINS)
-        returned = [0] * 4
-        returned[mine] = rules.beads_returned(Outcome.WIN)
-        returned[theirs] = rules.beads_returned(Outcome.LOSS)
-        returned[Result.DRAWN] = rules.beads_returned(Outcome.DRAW)
-        self.returned = np.array(returned, dtype=np.int32)
+        self.returned = np.array(beads_returned(rules, player), dtype=np.int32)
         self.refill = rules.empty_box is EmptyBox.REFILL
         self.resign = rules.empty_box is EmptyBox.RESIGN
         self.refill_beads = rules.refill_beads
@@ -221,7 +217,7 @@ def play_round(movers: tuple[Mover, Mover], learners: int, rng: np.random.Genera
         position[active] = new
         ended = results_of[new]
         if resigned is not None:
-            ended[resigned] = int(Result.O_WINS if turn == 0 else Result.X_WINS)
+            ended[resigned] = int(result_of(X if turn == 0 else O, Outcome.LOSS))
         done = ended != 0
         result[active[done]] = ended[done]
         active = active[~done]
@@ -251,11 +247,7 @@ def _train_numpy(
         _Population(rules, other, learners) if name == SELF_PLAY else _Table(OPPONENTS[name]())
         for name in opponents
     ]
-    mine = int(Result.X_WINS if player == X else Result.O_WINS)
-    code = np.zeros(4, dtype=np.int64)  # Result -> 0 win, 1 draw, 2 loss
-    code[mine] = 0
-    code[Result.DRAWN] = 1
-    code[Result.O_WINS if player == X else Result.X_WINS] = 2
+    code = np.array(outcome_codes(player), dtype=np.int64)  # Result -> Outcome
     totals = np.zeros((3, games), dtype=np.int64)
     empty_totals = np.zeros(games, dtype=np.int64)
     cumulative = np.zeros((3, learners), dtype=np.int64)

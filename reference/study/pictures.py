@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reference.board import EMPTY, O, X, Board
+from reference.outcome import Outcome
 from reference.study.curves import Curve, checkpoints
 from reference.study.evaluation import Evaluation
 
@@ -103,14 +104,14 @@ def evaluation_chart(evaluations: Sequence[Evaluation], path: Path, title: str) 
     figure = _figure(EVALUATION_SIZE)
     axes = figure.subplots()
     width = 0.26
-    for i, result in enumerate(("win", "draw", "loss")):
+    for i, result in enumerate(Outcome):
         xs = [k + (i - 1) * width for k in range(len(evaluations))]
         intervals = [e.interval(result) for e in evaluations]
         heights = [iv.rate for iv in intervals]
         errors = [[iv.rate - iv.low for iv in intervals], [iv.high - iv.rate for iv in intervals]]
-        axes.bar(xs, heights, width=width, color=COLOURS[result], label=result, yerr=errors,
-                 capsize=3)
-        exact = [getattr(e.odds, result) for e in evaluations]
+        axes.bar(xs, heights, width=width, color=COLOURS[result.word], label=result.word,
+                 yerr=errors, capsize=3)
+        exact = [getattr(e.odds, result.word) for e in evaluations]
         axes.scatter(xs, exact, marker="D", s=16, color="black", zorder=3,
                      label="exact odds" if i == 0 else None)
     axes.set_xticks(range(len(evaluations)), [e.opponent for e in evaluations])

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from functools import cache
 
 from reference.board import O, X
-from reference.menace import Menace
+from reference.menace import Menace, beads_returned
 from reference.study.opponents import (
     defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
 )
-from reference.positions import OpponentTable, Result, position_graph
-from reference.rules import EmptyBox, Outcome
+from reference.outcome import Outcome
+from reference.positions import OpponentTable, outcome_codes, position_graph, result_of
+from reference.rules import EmptyBox
 from reference.tables import box_table
 
 OPPONENTS: dict[str, Callable[[], OpponentTable]] = {
@@ -52,7 +53,7 @@ def parse_opponents(text: str, allowed: Sequence[str] | None = None) -> tuple[st
 
 @dataclass(frozen=True)
 class Record:
-    """Every game's result for one learner, from its side: 0 win, 1 draw, 2 loss."""
+    """Every game's Outcome for one learner, from its side, as bytes."""
 
     results: bytes
     empty_boxes: bytes
@@ -62,10 +63,6 @@ class Record:
     def games(self) -> int:
         """The number of games."""
         return len(self.results)
-
-
-WIN, DRAW, LOSS = 0, 1, 2
-"""A learner's result codes in a Record."""
 
 
 @cache
@@ -89,14 +86,9 @@ class _Boxes:
         self.refill = rules.empty_box is EmptyBox.REFILL
         self.resign = rules.empty_box is EmptyBox.RESIGN
         self.refill_beads = rules.refill_beads
-        mine, theirs = ((Result.X_WINS, Result.O_WINS) if menace.player == X
-                        else (Result.O_WINS, Result.X_WINS))
-        self.returned = [0] * 4
+        self.returned = beads_returned(rules, menace.player)
         """Beads of the drawn square put back after each game Result."""
-        self.returned[mine] = rules.beads_returned(Outcome.WIN)
-        self.returned[theirs] = rules.beads_returned(Outcome.LOSS)
-        self.returned[Result.DRAWN] = rules.beads_returned(Outcome.DRAW)
-        self.lost_by_resigning = int(theirs)
+        self.lost_by_resigning = int(result_of(menace.player, Outcome.LOSS))
 
     def store(self) -> None:
         """Write the beads back into the MENACE."""
@@ -125,12 +117,7 @@ class Training:
         self._states = [] if self._tables_only else [_Boxes(m) for m in menaces]
         by_id = {id(state.menace): state for state in self._states}
         self._members = [by_id[id(side)] if isinstance(side, Menace) else side for side in pool]
-        mine, theirs = ((Result.X_WINS, Result.O_WINS) if learner.player == X
-                        else (Result.O_WINS, Result.X_WINS))
-        self._code = [0] * 4
-        self._code[mine] = WIN
-        self._code[Result.DRAWN] = DRAW
-        self._code[theirs] = LOSS
+        self._code = outcome_codes(learner.player)
         self.played = 0
         """Games played so far."""
 
