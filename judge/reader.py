@@ -14,7 +14,7 @@ from judge import checks
 from judge.boxes import BOX_COUNT, needs_box
 from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, is_blank, is_border,
                            is_new_game, read_box_line, read_cells, split_one_line_dump)
-from judge.session import EOF, OUTPUT_LIMIT, TIMEOUT, Session
+from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
 from judge.stops import (Failed, HungAfterEnd, OutputEnded, OutputOverLimit, Stalled,
                          WallTimeOver)
 from judge.verdict import Failure, Place, Stall
@@ -34,7 +34,7 @@ def fail(failure: Failure | None) -> None:
 class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
-    def __init__(self, session: Session, symbols: Symbols, *, idle_seconds: float,
+    def __init__(self, session: Channel, symbols: Symbols, *, idle_seconds: float,
                  time_limit: float, keep_transcript: bool) -> None:
         self.session = session
         self.symbols = symbols
@@ -79,9 +79,6 @@ class Reader:
         if self.pushed_back is not None:
             text, self.pushed_back = self.pushed_back, None
             return self._received(text, noted=True)
-        pending = self.session.take_pending()
-        if pending is not None:
-            return self._received(pending)
         remaining = self.deadline - time.monotonic()
         timeout = min(self.idle_seconds, max(remaining, 0.0))
         got = self.session.read_line(timeout)

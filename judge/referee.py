@@ -25,6 +25,7 @@ from judge.manifest import Manifest
 from judge.opponents import Knowledge, Opponent, ScriptedOpponent, make_opponent
 from judge.reader import Reader, fail
 from judge.replay import Replay
+from judge.channel import Channel
 from judge.session import LeftoverError, Session
 from judge.stops import Aftermath, Finished, HungAfterEnd, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
@@ -72,7 +73,7 @@ UNLABELLED_GAPS: Final = (
 class Referee:
     """Drives one session: sends N and O's moves, and checks every board and dump read back."""
 
-    def __init__(self, session: Session, manifest: Manifest, settings: Settings,
+    def __init__(self, session: Channel, manifest: Manifest, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
                  warm_up: threading.Thread | None = None) -> None:
         self.warm_up = warm_up
@@ -250,11 +251,10 @@ class Referee:
                         len(self.knowledge.draws))
 
 
-def facts_from(stop: Stop | None, ending: Ending | None, place: Place, fault: str = "",
-               output_over_limit: bool = False) -> Facts:
+def facts_from(stop: Stop | None, ending: Ending | None, place: Place, fault: str = "") -> Facts:
     """The facts of a run from what stopped it (None: the judge's fault) and how the program ended."""
-    facts = Facts(ending=ending, place=place, output_over_limit=output_over_limit,
-                  judge_fault=fault)
+    facts = Facts(ending=ending, place=place, judge_fault=fault,
+                  output_over_limit=ending is not None and ending.output_over_limit)
     if stop is not None:
         facts = stop.noted(facts)
     if ending is None:
@@ -279,7 +279,7 @@ def _play(referee: Referee) -> tuple[Stop | None, str]:
     return None, "the referee returned without a verdict"
 
 
-def _end(session: Session, stop: Stop | None, settings: Settings) -> tuple[Ending | None, str]:
+def _end(session: Channel, stop: Stop | None, settings: Settings) -> tuple[Ending | None, str]:
     """Let the program end (or drain a flood), then kill what is left: its ending, or a fault."""
     aftermath = stop.aftermath if stop is not None else Aftermath.END
     if aftermath is Aftermath.DRAIN:
@@ -316,8 +316,7 @@ def judge(manifest: Manifest, settings: Settings,
         raise
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    facts = facts_from(stop, ending, referee.place, fault or end_fault,
-                       output_over_limit=session.over_limit)
+    facts = facts_from(stop, ending, referee.place, fault or end_fault)
     replay_record = Replay(
         seed=settings.seed, games=settings.games, opponent=settings.opponent,
         transport=settings.transport,

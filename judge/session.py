@@ -1,4 +1,7 @@
-"""Run a program and talk to it, pexpect-style: spawn, send_line, read_line, with EOF and TIMEOUT."""
+"""Run a program and talk to it, pexpect-style: spawn, send_line, read_line, with EOF and TIMEOUT.
+
+A `Session` is the live `judge.channel.Channel`.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +18,10 @@ import tty
 import uuid
 from collections import deque
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Final
 
+from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.processes import (ProcessReading, group_members, look, memory_in_use,
                              user_processes)
 from judge.verdict import Ending
@@ -33,19 +36,6 @@ STDERR_WATCH_AFTER: Final = 0.05
 AFTER_EXIT_QUIET: Final = 0.1
 """Seconds of silence after the program exits before its output counts as ended."""
 PYTHON_NAMES: Final = ("python", "python3")
-
-
-class Outcome(Enum):
-    """What a read can end with instead of a line."""
-
-    EOF = "EOF"
-    TIMEOUT = "TIMEOUT"
-    OUTPUT_LIMIT = "OUTPUT_LIMIT"
-
-
-EOF: Final = Outcome.EOF
-TIMEOUT: Final = Outcome.TIMEOUT
-OUTPUT_LIMIT: Final = Outcome.OUTPUT_LIMIT
 
 
 class SpawnError(OSError):
@@ -194,7 +184,7 @@ class Session:
             return False
         return True
 
-    def read_line(self, timeout: float | None) -> str | Outcome:
+    def read_line(self, timeout: float | None) -> str | NoLine:
         """The next line of output, or EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
         if self._lines:
             return self._lines.popleft()
@@ -213,10 +203,6 @@ class Session:
                 return TIMEOUT
             self._pump(remaining)
         return self._lines.popleft()
-
-    def take_pending(self) -> str | None:
-        """The next line already read, without waiting; None when there is none yet."""
-        return self._lines.popleft() if self._lines else None
 
     def put_back(self, lines: list[str]) -> None:
         """Return lines taken but not used, to be read again first."""
@@ -417,6 +403,7 @@ class Session:
             cpu_seconds=self._rusage.ru_utime + self._rusage.ru_stime,
             stderr_tail=self.stderr_tail(),
             leftovers=leftovers,
+            output_over_limit=self.over_limit,
         )
 
     def _drain_stderr_now(self) -> None:

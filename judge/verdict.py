@@ -106,6 +106,8 @@ class Ending:
     stderr_tail: tuple[str, ...] = ()
     leftovers: int = 0
     """Processes of its group still alive after it ended, killed by the judge."""
+    output_over_limit: bool = False
+    """Its stdout and stderr together passed the output limit."""
 
 
 @dataclass(frozen=True)

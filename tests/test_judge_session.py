@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from judge.processes import live_processes
-from judge.session import (EOF, OUTPUT_LIMIT, TIMEOUT, Limits, Session, SpawnError,
+from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
+from judge.session import (Limits, Session, SpawnError,
                            minimal_environment, resolve_command)
 
 

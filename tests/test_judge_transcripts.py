@@ -14,7 +14,7 @@ from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
 from judge.processes import ProcessReading
 from judge.launch import Settings
 from judge.referee import Referee, facts_from
-from judge.session import EOF, TIMEOUT, Outcome
+from judge.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.stops import Stop
 from judge.verdict import Ending, decide
 
@@ -80,7 +80,7 @@ class TranscriptSession:
         self.position += 1
         return True
 
-    def read_line(self, timeout: float | None) -> str | Outcome:
+    def read_line(self, timeout: float | None) -> str | NoLine:
         """The next `<` line; silence if the judge should have sent first; the end after that."""
         if self.position < len(self.items):
             direction, text = self.items[self.position]
@@ -90,13 +90,13 @@ class TranscriptSession:
             return text
         return EOF if self.end.startswith("exit") else TIMEOUT
 
-    def take_pending(self) -> str | None:
-        """Nothing is read ahead: every line comes through read_line."""
-        return None
-
     def take_pending_many(self, most: int) -> list[str]:
         """Nothing is read ahead."""
         return []
+
+    def put_back(self, lines: list[str]) -> None:
+        """Nothing is read ahead, so nothing comes back."""
+        assert not lines
 
     def look(self) -> ProcessReading:
         """What the program does once silent, from the transcript's `# end:` header."""
@@ -116,6 +116,13 @@ class TranscriptSession:
         """A limit far above any use."""
         return 1 << 40
 
+    def drain(self, timeout: float, quiet: float, limit: int) -> None:
+        """Nothing is printed after the transcript's last line."""
+
+    def close(self) -> Ending:
+        """How the program ended."""
+        return self.ending()
+
     def ending(self) -> Ending:
         """How the program ended, from the `# end:` header."""
         if self.end.startswith("exit"):
@@ -126,14 +133,14 @@ class TranscriptSession:
 def replay_verdict(transcript: Transcript) -> str:
     """The verdict line the judge reaches on a transcript."""
     games = int(transcript.items[0][1])
-    session = TranscriptSession(transcript)
+    session: Channel = TranscriptSession(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    referee = Referee(session, Manifest(command=("menace",)), settings,  # type: ignore[arg-type]
+    referee = Referee(session, Manifest(command=("menace",)), settings,
                       opponent, Knowledge())
     with pytest.raises(Stop) as stopped:
         referee.run()
-    return decide(facts_from(stopped.value, session.ending(), referee.place)).line()
+    return decide(facts_from(stopped.value, session.close(), referee.place)).line()
 
 
 PATHS = sorted(TRANSCRIPTS.glob("*.txt"))

@@ -1,0 +1,78 @@
+"""What the referee needs of a running program: a channel of lines, each read with a time limit.
+
+A live `judge.session.Session` is one; a test can be another (a transcript played back), with
+no subprocess. Every answer comes back as a value: a line, or why there is none.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final, Protocol
+
+from judge.processes import ProcessReading
+from judge.verdict import Ending
+
+
+class NoLine(Enum):
+    """Why a read gave no line."""
+
+    EOF = "EOF"
+    """The program's output ended."""
+    TIMEOUT = "TIMEOUT"
+    """No line came within the time allowed."""
+    OUTPUT_LIMIT = "OUTPUT_LIMIT"
+    """The program's output passed its limit."""
+
+
+EOF: Final = NoLine.EOF
+TIMEOUT: Final = NoLine.TIMEOUT
+OUTPUT_LIMIT: Final = NoLine.OUTPUT_LIMIT
+
+
+class Channel(Protocol):
+    """A running program, line by line: send, read within a time limit, close."""
+
+    @property
+    def transport(self) -> str:
+        """How the lines travel: 'pty' or 'pipe'."""
+        ...
+
+    def send_line(self, text: str) -> bool:
+        """Send one line; False when the program no longer reads its input."""
+        ...
+
+    def read_line(self, timeout: float | None) -> str | NoLine:
+        """The next line, waiting at most `timeout` seconds (None: no limit), or why none came."""
+        ...
+
+    def take_pending_many(self, most: int) -> list[str]:
+        """Up to `most` lines already read, without waiting."""
+        ...
+
+    def put_back(self, lines: list[str]) -> None:
+        """Return lines taken but not used, to be read again first."""
+        ...
+
+    def look(self) -> ProcessReading:
+        """What the program's processes are doing right now (for a silence, why)."""
+        ...
+
+    def memory_in_use(self) -> int:
+        """The address space, in bytes, of the program's processes together."""
+        ...
+
+    def memory_limit(self) -> int:
+        """The address-space limit of each process, in bytes."""
+        ...
+
+    def wait_exit(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the program to end; True once it has."""
+        ...
+
+    def drain(self, timeout: float, quiet: float, limit: int) -> None:
+        """Read and discard output for a while, to tell a flood from a few last lines."""
+        ...
+
+    def close(self) -> Ending:
+        """End whatever is left of the program, and say how it ended."""
+        ...
