@@ -1,0 +1,120 @@
+"""Every packed answer unpacks to exactly its plain answer, and packing again changes nothing.
+
+The packed answers under `golf/*-packed/` are made by `golf/pack.py` from the plain ones beside
+them. Here each is unpacked twice: by the packer's own reading of the file, and by the
+language's interpreter itself, with the `eval` (or `exec`) that would run the plain source
+turned into a print of it. Packing again, without zopfli (which CI need not have), must give
+the committed bytes, and packing from nothing must be deterministic.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("ignore:invalid escape sequence:DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parent.parent
+INTERPRETER_TIMEOUT = 30.0
+"""Seconds an interpreter may take to print a few hundred bytes (it takes a fraction of one)."""
+
+
+def load_packer() -> ModuleType:
+    """golf/pack.py, a script, loaded as a module."""
+    spec = importlib.util.spec_from_file_location("golf_pack", ROOT / "golf" / "pack.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+pack = load_packer()
+LANGUAGES = [name for name in pack.PACKERS if (ROOT / "golf" / name).is_dir()]
+
+PRINTING = {
+    "perl": (("perl",), b"eval uncompress", b"print uncompress"),
+    "ruby": (("ruby",), b"eval Zlib", b"print Zlib"),
+    "php": (("php",), b"<?=eval('?>'.", b"<?=("),
+}
+"""Per language: its interpreter, and the packed file's run call with its print replacement."""
+
+NODE_PRINT = "globalThis.eval=s=>process.stdout.write(s)"
+"""Loaded before a packed JavaScript answer: its `eval` then prints the plain source."""
+
+
+def test_every_plain_answer_that_can_unpack_has_a_packed_one() -> None:
+    assert {"python", "perl", "ruby", "javascript"} <= set(LANGUAGES)
+    for language in LANGUAGES:
+        assert pack.packed_path(language).is_file(), language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_packer_reads_back_the_plain_source(language: str) -> None:
+    plain = pack.plain_path(language).read_bytes()
+    assert pack.unpacked(language, pack.packed_path(language).read_bytes()) == plain
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_interpreter_unpacks_the_plain_source(language: str, tmp_path: Path) -> None:
+    plain = pack.plain_path(language).read_bytes()
+    packed = pack.packed_path(language).read_bytes()
+    if language == "python":
+        shown: list[bytes] = []
+        exec(compile(packed, "packed", "exec"), {"exec": shown.append})
+        assert shown == [plain]
+        return
+    if language == "javascript":
+        command: tuple[str, ...] = ("node", "--require", str(tmp_path / "print.js"))
+        (tmp_path / "print.js").write_text(NODE_PRINT, encoding="utf-8")
+        script = packed
+    else:
+        command, call, printing = PRINTING[language]
+        assert packed.count(call) == 1
+        script = packed.replace(call, printing)
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed")
+    source = tmp_path / pack.packed_path(language).name
+    source.write_bytes(script)
+    done = subprocess.run([*command, str(source)], capture_output=True, check=False,
+                          timeout=INTERPRETER_TIMEOUT,
+                          stdin=subprocess.DEVNULL)
+    assert done.stdout == plain, done.stderr
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_packing_again_gives_the_same_bytes(language: str) -> None:
+    plain = pack.plain_path(language).read_bytes()
+    packed = pack.packed_path(language).read_bytes()
+    assert pack.packed(language, plain, packed, zopfli=False) == packed
+    manifest = (pack.packed_path(language).parent / "submission.toml").read_text(encoding="utf-8")
+    assert manifest == pack.packed_manifest(language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_packing_from_nothing_is_deterministic_and_never_beats_the_committed_file(
+        language: str) -> None:
+    plain = pack.plain_path(language).read_bytes()
+    first = pack.packed(language, plain, zopfli=False)
+    assert pack.packed(language, plain, zopfli=False) == first
+    assert pack.unpacked(language, first) == plain
+    assert len(pack.packed_path(language).read_bytes()) <= len(first)
+
+
+def test_a_stale_packed_answer_is_not_read_back() -> None:
+    plain = pack.plain_path("python").read_bytes()
+    other = pack.packed("python", plain + b"#", zopfli=False)
+    assert pack.unpacked("python", other) == plain + b"#"
+    assert pack.packed("python", plain, other, zopfli=False) != other
+
+
+def test_python_literals_survive_every_byte() -> None:
+    data = bytes(range(256)) + b"\\" + b"\x00" + b"7\\'\\"
+    literal = pack.python_literal(data)
+    assert eval(literal.decode("latin-1")).encode("latin-1") == data
