@@ -7,6 +7,7 @@ from collections.abc import Callable
 from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play
 from reference.console import Console
 from reference.menace import Menace
+from reference.numbers import NumberTextError, whole_number
 from reference.notation import (
     InvalidMoveTextError, format_board, format_dump, move_name, parse_move,
 )
@@ -17,6 +18,9 @@ MOVE_HELP = (
     "then the column (L left, M middle, R right). MM is the centre, LL the top left."
 )
 
+
+MAX_GAMES = 1_000_000_000
+"""The most games one session can be asked for."""
 
 LEARNING = {
     Outcome.WIN: "MENACE won: each bead it drew goes back with one more of its colour.",
@@ -34,10 +38,10 @@ def read_game_count(console: Console) -> int:
     """The number of games, asked for until a positive whole number comes."""
     while True:
         text = console.ask("How many games do you want to play against MENACE? ")
-        if text.isdigit() and int(text) > 0:
-            return int(text)
-        problem = "an empty line" if not text else repr(text)
-        console.say(f"{problem} is not a number of games: type a positive whole number, e.g. 3")
+        try:
+            return whole_number(text, 1, MAX_GAMES, "a number of games")
+        except NumberTextError as error:
+            console.say(f"{error}: type a whole number, e.g. 3")
 
 
 def read_move(console: Console, board: Board) -> Cell:

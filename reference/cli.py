@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 from reference.board import X
 from reference.challenge import play_session
 from reference.console import Console, EndOfInput
 from reference.menace import InvalidBoxesError, Menace
+from reference.numbers import NumberTextError, whole_number
 from reference.outcome import Tally
-from reference.rules import PRESETS, EmptyBox, InvalidRulesError, Rules
+from reference.rules import MAX_BEADS, PRESETS, EmptyBox, InvalidRulesError, Rules
 
 DESCRIPTION = """\
 Play noughts and crosses against MENACE, Donald Michie's 1961 machine that learns from
@@ -39,23 +42,43 @@ examples:
 more: 'python -m reference train', 'evaluate' and 'boxes' train MENACE against other players,
 measure it and draw its matchboxes (each has its own --help).
 
-exit status: 0 after the last game; 1 when input ends early or is interrupted;
-2 for bad options or a boxes file that cannot be used (it is left untouched)."""
+exit status: 0 after the last game; 1 when input ends early, is interrupted, or the boxes
+cannot be saved after a game; 2 for bad options, or a boxes file that cannot be used, cannot be
+written or is in use by another session (it is left untouched)."""
 
 
 class UsageError(Exception):
     """An option that cannot be used; the message names it."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser that names a bad option in one line, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Exit with status 2 and a one-line message naming the problem."""
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def beads_option(text: str) -> tuple[int, int, int, int]:
     """Four bead counts, for MENACE's 1st to 4th move, from text like '4,3,2,1'."""
     parts = text.split(",")
-    if len(parts) != 4 or not all(p.strip().isdigit() for p in parts):
+    try:
+        if len(parts) != 4:
+            raise NumberTextError(f"{len(parts)} counts")
+        a, b, c, d = (whole_number(p, 1, MAX_BEADS, "a bead count") for p in parts)
+    except NumberTextError as error:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not four whole numbers separated by commas, e.g. 4,3,2,1"
-        )
-    a, b, c, d = (int(p) for p in parts)
+            f"not four whole numbers from 1 to {MAX_BEADS:,} separated by commas, e.g. 4,3,2,1 "
+            f"({error})") from None
     return (a, b, c, d)
+
+
+def incentive_option(text: str) -> int:
+    """Beads added after a game's outcome: -1 (the drawn bead stays out) up to MAX_BEADS."""
+    try:
+        return whole_number(text, -1, MAX_BEADS, "a number of beads")
+    except NumberTextError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -64,9 +87,9 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="the rules preset (default: challenge)")
     parser.add_argument("--beads", type=beads_option, metavar="A,B,C,D",
                         help="initial beads per square for MENACE's 1st, 2nd, 3rd, 4th move")
-    parser.add_argument("--win", type=int, metavar="N", help="beads added after a win")
-    parser.add_argument("--draw", type=int, metavar="N", help="beads added after a draw")
-    parser.add_argument("--loss", type=int, metavar="N",
+    parser.add_argument("--win", type=incentive_option, metavar="N", help="beads added after a win")
+    parser.add_argument("--draw", type=incentive_option, metavar="N", help="beads added after a draw")
+    parser.add_argument("--loss", type=incentive_option, metavar="N",
                         help="beads added after a loss (-1 keeps the drawn bead out)")
     parser.add_argument("--empty-box", choices=[e.value for e in EmptyBox],
                         help="what an emptied box does: refill with three random beads, "
@@ -75,7 +98,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the challenge program."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m reference",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -124,18 +147,48 @@ def load_menace(
     return menace, games
 
 
+@contextmanager
+def saving_to(path: Path | None) -> Iterator[None]:
+    """Hold the boxes file of a session that saves to it: checked writable first, and locked."""
+    if path is None:
+        yield
+        return
+    from reference.storage import BoxesLock, BoxFileError, check_writable
+
+    lock = BoxesLock(path)
+    try:
+        check_writable(path)
+        lock.acquire()
+    except BoxFileError as error:
+        raise UsageError(f"{error} (the file is left as it is)") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the challenge program; the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    options = build_parser().parse_args(arguments)
+    try:
+        options = build_parser().parse_args(arguments)
+    except SystemExit as stop:
+        return int(stop.code or 0)
     console = Console(sys.stdin, sys.stdout, sys.stderr, interactive=sys.stdin.isatty())
     try:
         rules = rules_from(options)
-        menace, games_before = load_menace(rules, random.Random(options.seed), options.boxes)
+        with saving_to(options.boxes):
+            menace, games_before = load_menace(rules, random.Random(options.seed), options.boxes)
+            return play(menace, games_before, options.boxes, console)
     except UsageError as error:
         console.say(f"menace: {error}")
         return 2
-    path: Path | None = options.boxes
+
+
+def play(menace: Menace, games_before: int, path: Path | None, console: Console) -> int:
+    """Play the session, saving the boxes to `path` after every game; the exit status."""
+    from reference.storage import BoxFileError, save_boxes
+
     if path is not None and console.interactive:
         learned = f"{games_before} games learned" if games_before else "fresh boxes"
         console.say(f"Boxes: {path} ({learned}); saved after every game.")
@@ -143,8 +196,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     def save(score: Tally) -> None:
         """Save the boxes after a game, when a boxes file is in use."""
         if path is not None:
-            from reference.storage import save_boxes
-
             save_boxes(path, X, menace.contents(), games_before + score.games)
 
     try:
@@ -159,5 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         sys.stderr.write("menace: the output was closed\n")
+        return 1
+    except BoxFileError as error:
+        console.say(f"menace: {error}; it holds the boxes as of the last game saved")
         return 1
     return 0

@@ -20,6 +20,10 @@ class EmptyBox(Enum):
     """Play a uniformly random legal move, drawing no bead."""
 
 
+MAX_BEADS: Final = 1000
+"""The most beads a rule may put in per square at the start, or add after one game."""
+
+
 class InvalidRulesError(ValueError):
     """Rules that cannot be played: a box that would start empty, or a bead count below zero."""
 
@@ -42,17 +46,18 @@ class Rules:
     refill_beads: int = 3
 
     def __post_init__(self) -> None:
-        if len(self.initial_beads) != 4 or min(self.initial_beads) < 1:
+        beads = self.initial_beads
+        if len(beads) != 4 or not all(1 <= count <= MAX_BEADS for count in beads):
             raise InvalidRulesError(
-                f"initial beads must be four counts of at least 1, got {self.initial_beads!r}"
+                f"initial beads must be four counts from 1 to {MAX_BEADS:,}, got {beads!r}"
             )
         for outcome in Outcome:
-            if self.incentive(outcome) < -1:
-                raise InvalidRulesError(
-                    f"the {outcome.word} incentive must be -1 or more, got {self.incentive(outcome)}"
-                )
-        if self.refill_beads < 1:
-            raise InvalidRulesError(f"a refill must add at least one bead, got {self.refill_beads}")
+            if not -1 <= self.incentive(outcome) <= MAX_BEADS:
+                raise InvalidRulesError(f"the {outcome.word} incentive must be from -1 to "
+                                        f"{MAX_BEADS:,}, got {self.incentive(outcome)}")
+        if not 1 <= self.refill_beads <= MAX_BEADS:
+            raise InvalidRulesError(
+                f"a refill must add from 1 to {MAX_BEADS:,} beads, got {self.refill_beads}")
 
     def incentive(self, outcome: Outcome) -> int:
         """Beads of the drawn square added (or, at -1, kept out) after this outcome."""

@@ -1,4 +1,11 @@
-"""Saving MENACE's matchboxes to a JSON file and loading them back."""
+"""Saving MENACE's matchboxes to a JSON file and loading them back; one writer at a time.
+
+A save is atomic: the new boxes go to a temporary file beside the old one, which replaces it
+in one step, so an interrupted save leaves the previous boxes whole. A symbolic link is
+written through (its target is replaced, the link stays) and the file keeps its mode.
+A session that will save holds an advisory lock on the file (`BoxesLock`): a second session
+with the same file is refused with a message before it plays, so no game is lost to it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Final
 
 from reference.board import Board, InvalidBoardError, validate
@@ -15,7 +23,40 @@ VERSION: Final = 1
 
 
 class BoxFileError(ValueError):
-    """A boxes file that cannot be read or does not fit: it is left as it is."""
+    """A boxes file that cannot be read, written or does not fit: it is left as it is."""
+
+
+def target(path: Path) -> Path:
+    """The file that saving to `path` replaces: the end of any chain of symbolic links."""
+    return Path(os.path.realpath(path))
+
+
+def _mode(file: Path) -> int:
+    """The mode a saved file gets: the old file's, else what the umask allows."""
+    try:
+        return file.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def check_writable(path: Path) -> None:
+    """Fail now, before any game, if the boxes could not be saved at `path`."""
+    import tempfile
+
+    file = target(path)
+    where = f"{str(path)!r}" + (f" (a link to {str(file)!r})" if file != Path(path).absolute() else "")
+    if file.exists() and not file.is_file():
+        raise BoxFileError(f"cannot save the boxes to {where}: it is not a regular file")
+    if not file.parent.is_dir():
+        raise BoxFileError(f"cannot save the boxes to {where}: its folder does not exist")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+    except OSError as error:
+        raise BoxFileError(f"cannot save the boxes to {where}: {error.strerror}") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def save_boxes(path: Path, player: str, contents: Mapping[Board, Sequence[int]], games: int) -> None:
@@ -29,18 +70,88 @@ def save_boxes(path: Path, player: str, contents: Mapping[Board, Sequence[int]],
     }
     import tempfile  # only needed when saving: keeps start-up short
 
-    folder = path.resolve().parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    file = target(path)
+    mode = _mode(file)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+    except OSError as error:
+        raise BoxFileError(f"cannot save the boxes to {str(path)!r}: {error.strerror}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(document, stream, indent=0)
             stream.write("\n")
             stream.flush()
+            os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
+        os.replace(temporary, file)
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise BoxFileError(f"cannot save the boxes to {str(path)!r}: {error.strerror}") from None
         raise
+
+
+class BoxesLock:
+    """An advisory lock on a boxes file, held while a session may save to it.
+
+    The lock is taken on a hidden file beside the boxes (`.NAME.lock`), since the boxes file
+    itself is replaced at every save; the lock file is removed when the lock is released.
+    """
+
+    def __init__(self, path: Path) -> None:
+        file = target(path)
+        self.path = path
+        self.lock_path = file.with_name(f".{file.name}.lock")
+        self._handle: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or fail with a message if another session holds it."""
+        import fcntl
+
+        while True:
+            try:
+                handle = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            except OSError as error:
+                raise BoxFileError(f"cannot lock {str(self.path)!r}: {error.strerror}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(handle)
+                raise BoxFileError(
+                    f"{str(self.path)!r} is in use by another session (pid {self._holder()}); "
+                    "wait for it to end, or use another boxes file") from None
+            try:
+                same = os.stat(self.lock_path).st_ino == os.fstat(handle).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:  # not a lock file that its last holder removed meanwhile
+                os.ftruncate(handle, 0)
+                os.write(handle, f"{os.getpid()}\n".encode())
+                self._handle = handle
+                return
+            os.close(handle)
+
+    def _holder(self) -> str:
+        """The process id the holder wrote in the lock file, or '?'."""
+        try:
+            return self.lock_path.read_text(encoding="ascii").strip() or "?"
+        except (OSError, UnicodeDecodeError):
+            return "?"
+
+    def release(self) -> None:
+        """Remove the lock file and let go of the lock."""
+        if self._handle is not None:
+            self.lock_path.unlink(missing_ok=True)
+            os.close(self._handle)
+            self._handle = None
+
+    def __enter__(self) -> BoxesLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.release()
 
 
 def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
@@ -55,27 +166,38 @@ def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise BoxFileError(f"{str(path)!r} is not valid JSON: {error}") from error
+    except RecursionError:
+        raise BoxFileError(f"{str(path)!r} is not a MENACE boxes file: its JSON is nested "
+                           "too deeply to read") from None
+    except ValueError as error:  # a number of thousands of digits
+        raise BoxFileError(f"{str(path)!r} is not a MENACE boxes file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BoxFileError(f"{str(path)!r} is not a MENACE boxes file (no \"format\": {FORMAT!r})")
     if document.get("version") != VERSION:
         raise BoxFileError(
-            f"{str(path)!r} has version {document.get('version')!r}; this program reads {VERSION}"
+            f"{str(path)!r} has version {_short(document.get('version'))}; this program reads {VERSION}"
         )
     if document.get("player") != player:
         raise BoxFileError(
-            f"{str(path)!r} holds boxes for player {document.get('player')!r}, not {player!r}"
+            f"{str(path)!r} holds boxes for player {_short(document.get('player'))}, not {player!r}"
         )
     games = document.get("games", 0)
     boxes = document.get("boxes")
-    if not isinstance(games, int) or games < 0 or not isinstance(boxes, dict):
+    if type(games) is not int or games < 0 or not isinstance(boxes, dict):
         raise BoxFileError(f"{str(path)!r} has no valid \"games\" count and \"boxes\" table")
     contents: dict[Board, list[int]] = {}
     for label, beads in boxes.items():
         try:
             validate(label)
-        except InvalidBoardError as error:
-            raise BoxFileError(f"{str(path)!r}: {error}") from error
+        except InvalidBoardError:
+            raise BoxFileError(f"{str(path)!r}: {_short(label)} is not a board label") from None
         if not isinstance(beads, list) or not all(type(b) is int for b in beads):
             raise BoxFileError(f"{str(path)!r}: the beads of box {label!r} are not a list of cells")
         contents[label] = beads
     return contents, games
+
+
+def _short(value: object) -> str:
+    """A value from the file, quoted for a message and cut to a readable length."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."

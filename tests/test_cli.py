@@ -69,6 +69,14 @@ def test_bad_input_is_named_re_asked_and_changes_nothing() -> None:
         assert problem in noisy.stderr
 
 
+def test_a_game_count_of_thousands_of_digits_is_named_and_asked_again() -> None:
+    result = run("--seed", "4", stdin="9" * 5000 + "\n²\n1000000001\n" + (GOLDEN / "seed7.in").read_text())
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    for problem in ("(5,000 characters) is not a number of games from 1 to 1,000,000,000",
+                    "'²' is not a number of games", "'1000000001' is not a number of games"):
+        assert problem in result.stderr
+
+
 def test_an_occupied_square_is_refused() -> None:
     result = run("--seed", "2", stdin="1\n" + "".join(f"{r}{c}\n" for r in "LMR" for c in "LMR"))
     assert result.returncode == 0
@@ -139,7 +147,8 @@ def test_options_are_checked() -> None:
     assert run("--beads", "1,2").returncode == 2
     assert "four whole numbers" in run("--beads", "1,2").stderr
     bad_loss = run("--loss", "-3", stdin="1\n")
-    assert bad_loss.returncode == 2 and "loss incentive must be -1 or more" in bad_loss.stderr
+    assert bad_loss.returncode == 2
+    assert "--loss: '-3' is not a number of beads from -1 to 1,000" in bad_loss.stderr
     assert run("--rules", "chess").returncode == 2
 
 

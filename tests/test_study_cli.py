@@ -106,12 +106,19 @@ def test_evaluation_leaves_the_boxes_file_as_it_was(
 
 @pytest.mark.parametrize("argv, message", [
     (["train", "--opponent", "minimax"], "unknown opponent 'minimax'"),
-    (["train", "--games", "0"], "'0' is not a whole number of at least 1"),
+    (["train", "--games", "0"], "'0' is not a whole number from 1 to 1,000,000,000"),
     (["train", "--learners", "3", "--boxes", "x.json"], "cannot be used with --learners"),
     (["train", "--plot", "curve.jpg"], "'curve.jpg' does not end in .png"),
     (["train", "--plot", "no/such/folder/curve.png"], "does not exist"),
-    (["train", "--beads", "1,1,0,1"], "initial beads must be four counts of at least 1"),
+    (["train", "--beads", "1,1,0,1"], "'0' is not a bead count from 1 to 1,000"),
     (["evaluate", "--against", "menace"], "unknown opponent 'menace'"),
+    (["train", "--games", "9" * 5000], "'9999999999999999999999999999999999999999'... (5,000 characters) "
+                                       "is not a whole number from 1 to 1,000,000,000"),
+    (["train", "--learners", "1000000000"], "'1000000000' is not a whole number from 1 to 100,000"),
+    (["train", "--beads", "1000000000,1,1,1"], "'1000000000' is not a bead count from 1 to 1,000"),
+    (["train", "--win", "1000000000"], "'1000000000' is not a number of beads from -1 to 1,000"),
+    (["train", "--games", "50000", "--learners", "50000"], "at most 100,000,000 in one run"),
+    (["evaluate", "--games", "²"], "'²' is not a whole number from 1 to 1,000,000,000"),
     (["boxes", "b.png", "--boxes", "missing.json"], "'missing.json' does not exist"),
     (["evaluate", "--boxes", "missing.json"], "'missing.json' does not exist"),
 ])

@@ -6,19 +6,20 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 from reference.board import O, X, Board
-from reference.cli import UsageError, add_rules_options, load_menace, rules_from
+from reference.cli import OneLineParser, UsageError, add_rules_options, load_menace, rules_from, saving_to
 from reference.study.curves import Curve, curve_from_results, windows
 from reference.study.learners import first_move_boxes_empty
 from reference.menace import Menace, initial_contents
 from reference.study.progress import ProgressBar
 from reference.outcome import Outcome
+from reference.numbers import NumberTextError, whole_number
 from reference.rules import PRESETS, EmptyBox, Rules
-from reference.storage import save_boxes
+from reference.storage import BoxFileError, save_boxes
 from reference.tables import box_table
 from reference.study.training import (
     OPPONENTS, Training, UnknownOpponentError, opponent_names, opponent_sides, parse_opponents,
@@ -26,6 +27,18 @@ from reference.study.training import (
 
 CHUNK = 5_000
 """Games per call of the training loop for one learner, between progress updates."""
+
+MAX_GAMES = 1_000_000_000
+"""The most games a command may be asked to play (per learner, per opponent)."""
+
+MAX_LEARNERS = 100_000
+"""The most learners trained side by side: each holds its 304 boxes in memory."""
+
+MAX_TRAINING = 100_000_000
+"""The most games of one training run in all (games x learners): the curve keeps each result."""
+
+MAX_WINDOWS = 1_000
+"""The most rows of the summary table."""
 
 EPILOG = """\
 opponents: random (any free square), perfect (minimax: never loses, picks at random among
@@ -41,15 +54,24 @@ examples:
   python -m reference evaluate --boxes menace.json --games 1000 --plot evaluation.png
   python -m reference boxes boxes.png --boxes menace.json
 
-exit status: 0 when done; 1 when interrupted (no file is written); 2 for bad options, a boxes
-file that cannot be used (it is left as it is), or pictures asked for without matplotlib."""
+exit status: 0 when done; 1 when interrupted (no file is written) or the boxes could not be
+saved; 2 for bad options, a boxes file that cannot be used, written or is in use by another
+session (it is left as it is), or pictures asked for without matplotlib."""
 
 
-def positive(text: str) -> int:
-    """A whole number of at least 1, from the command line."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return int(text)
+class SaveError(Exception):
+    """The boxes could not be saved after training."""
+
+
+def counts_up_to(high: int) -> Callable[[str], int]:
+    """An option type: a whole number from 1 to `high`."""
+    def count(text: str) -> int:
+        """A whole number from 1 to the option's largest, from the command line."""
+        try:
+            return whole_number(text, 1, high)
+        except NumberTextError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return count
 
 
 def png_path(text: str) -> Path:
@@ -91,14 +113,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     add_rules_options(parser)
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser that names a bad option in one line, without the usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        """Exit with status 2 and a one-line message naming the problem."""
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the study commands."""
     parser = OneLineParser(
@@ -118,16 +132,17 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--opponent", type=opponents_option, default=("random",), metavar="LIST",
                        help=f"whom MENACE plays: {', '.join(opponent_names())}, or a "
                        "comma-separated pool played in turn (default: random)")
-    train.add_argument("--games", type=positive, default=10_000, help="games to play (default 10000)")
+    train.add_argument("--games", type=counts_up_to(MAX_GAMES), default=10_000,
+                       help="games to play (default 10000)")
     train.add_argument("--boxes", type=Path, metavar="FILE",
                        help="continue from the boxes saved in FILE (a missing file starts fresh) "
                        "and save them there at the end; the challenge program's format")
-    train.add_argument("--learners", type=positive, default=1, metavar="K",
+    train.add_argument("--learners", type=counts_up_to(MAX_LEARNERS), default=1, metavar="K",
                        help="train K independent MENACEs and show their mean and spread")
     train.add_argument("--engine", choices=("auto", "numpy", "python"), default="auto",
                        help="for --learners: vectorised with numpy, or pure Python (default: "
                        "numpy when installed and K is 50 or more)")
-    train.add_argument("--windows", type=positive, default=10, metavar="N",
+    train.add_argument("--windows", type=counts_up_to(MAX_WINDOWS), default=10, metavar="N",
                        help="rows of the summary table (default 10)")
     train.add_argument("--plot", type=png_path, metavar="FILE.png",
                        help="draw the learning curve (needs matplotlib)")
@@ -149,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                           default=tuple(OPPONENTS),
                           help=f"opponents, comma-separated, from {', '.join(OPPONENTS)} "
                           "(default: all four)")
-    evaluate.add_argument("--games", type=positive, default=1_000,
+    evaluate.add_argument("--games", type=counts_up_to(MAX_GAMES), default=1_000,
                           help="games against each opponent (default 1000)")
     evaluate.add_argument("--plot", type=png_path, metavar="FILE.png",
                           help="draw the rates as bars with their intervals (needs matplotlib)")
@@ -240,6 +255,27 @@ def empty_box_report(curve: Curve, rules: Rules, player: str, menace: Menace | N
     return lines
 
 
+def train_one(options: argparse.Namespace, rules: Rules, names: tuple[str, ...],
+              bar: ProgressBar) -> tuple[Menace, Curve]:
+    """Train one MENACE, from and back to its boxes file if there is one; it and its curve."""
+    rng = random.Random(options.seed)
+    menace, before = load_menace(rules, rng, options.boxes, options.player)
+    training = Training(menace, opponent_sides(names, menace, rng))
+    results, empties = bytearray(), bytearray()
+    while len(results) < options.games:
+        record = training.play(min(CHUNK, options.games - len(results)))
+        results += record.results
+        empties += record.empty_boxes
+        bar.update(len(results))
+    training.store()
+    if options.boxes is not None:
+        try:
+            save_boxes(options.boxes, options.player, menace.contents(), before + options.games)
+        except BoxFileError as error:
+            raise SaveError(f"{error}; it still holds the boxes from before this run") from None
+    return menace, curve_from_results([bytes(results)], [bytes(empties)])
+
+
 def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the train command."""
     rules = rules_from(options)
@@ -249,6 +285,9 @@ def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--boxes keeps one MENACE's boxes; it cannot be used with --learners")
     names: tuple[str, ...] = options.opponent
     total = options.games * options.learners
+    if total > MAX_TRAINING:
+        raise UsageError(f"--games {options.games:,} x --learners {options.learners:,} is "
+                         f"{total:,} games; at most {MAX_TRAINING:,} in one run")
     for name in names:  # build the tables before the clock starts
         if name in OPPONENTS:
             OPPONENTS[name]()
@@ -265,19 +304,8 @@ def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         curve = train_learners(rules, options.player, names, options.games, options.learners,
                                seed=options.seed, engine=options.engine, progress=bar.update)
     else:
-        rng = random.Random(options.seed)
-        menace, before = load_menace(rules, rng, options.boxes, options.player)
-        training = Training(menace, opponent_sides(names, menace, rng))
-        results, empties = bytearray(), bytearray()
-        while len(results) < options.games:
-            record = training.play(min(CHUNK, options.games - len(results)))
-            results += record.results
-            empties += record.empty_boxes
-            bar.update(len(results))
-        training.store()
-        curve = curve_from_results([bytes(results)], [bytes(empties)])
-        if options.boxes is not None:
-            save_boxes(options.boxes, options.player, menace.contents(), before + options.games)
+        with saving_to(options.boxes):
+            menace, curve = train_one(options, rules, names, bar)
     seconds = time.perf_counter() - start
     bar.finish()
     who = (f"{options.learners:,} MENACEs" if options.learners > 1 else "MENACE")
@@ -378,6 +406,9 @@ def main(argv: list[str]) -> int:
     except UsageError as error:
         sys.stderr.write(f"menace {options.command}: {error}\n")
         return 2
+    except SaveError as error:
+        sys.stderr.write(f"menace {options.command}: {error}\n")
+        return 1
     except KeyboardInterrupt:
         sys.stderr.write(f"\nmenace {options.command}: interrupted; no file was written\n")
         return 1
