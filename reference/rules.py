@@ -55,9 +55,8 @@ class Rules:
             if not -1 <= self.incentive(outcome) <= MAX_BEADS:
                 raise InvalidRulesError(f"the {outcome.word} incentive must be from -1 to "
                                         f"{MAX_BEADS:,}, got {self.incentive(outcome)}")
-        if not 1 <= self.refill_beads <= MAX_BEADS:
-            raise InvalidRulesError(
-                f"a refill must add from 1 to {MAX_BEADS:,} beads, got {self.refill_beads}")
+        if self.refill_beads < 1:
+            raise InvalidRulesError(f"a refill must add at least one bead, got {self.refill_beads}")
 
     def incentive(self, outcome: Outcome) -> int:
         """Beads of the drawn square added (or, at -1, kept out) after this outcome."""
