@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 from collections.abc import Callable
 
-from judge.simulation import Fault, Outcome, simulate
+from judge.simulation import Fault, Rejections, simulate
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 CASES: tuple[tuple[Fault, bool, str], ...] = (
@@ -27,17 +28,17 @@ CASES: tuple[tuple[Fault, bool, str], ...] = (
 """Each fault, whether its MENACE starts with one bead per box, and the check made for it."""
 
 
-def caught(outcome: Outcome, check: str) -> bool:
+def caught(outcome: Rejections, check: str) -> bool:
     """True when the check made for the fault rejected the run."""
     rejected = outcome.draws_rejected if check == "bead-draws" else outcome.refills_rejected
     return rejected is not None
 
 
-def power(run: Callable[[int], Outcome], check: str, runs: int) -> float:
+def power(run: Callable[..., Rejections], check: str, runs: int) -> float:
     """The share of runs caught, stopping early once more than 1% are missed."""
     missed = 0
     for seed in range(runs):
-        missed += not caught(run(seed), check)
+        missed += not caught(run(seed=seed), check)
         if missed > runs // 100:
             return 1 - missed / (seed + 1)
     return 1 - missed / runs
@@ -50,9 +51,8 @@ def smallest(fault: Fault, one_bead: bool, check: str, options: argparse.Namespa
     while high - low > 1 or high not in shares:
         middle = (low + high + 1) // 2 if high - low > 1 else high
         size = SIZES[middle]
-        shares[middle] = power(lambda seed: simulate(fault, size, options.games, seed,
-                                                     one_bead=one_bead, opponent=options.opponent),
-                               check, options.runs)
+        shares[middle] = power(partial(simulate, fault, size, options.games, one_bead=one_bead,
+                                       opponent=options.opponent), check, options.runs)
         if shares[middle] >= 0.99:
             high = middle
         elif middle == high:

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from functools import cache
+import random
+from dataclasses import dataclass, field
 from typing import Final
 
 from reference.board import EMPTY, O, X, Board, Cell, play, winner
 from reference.outcome import Outcome
+from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry, inverse
 
-from judge.boxes import BOX_COUNT, Draw, box_labels
-from judge.formats import (BeadError, Counts, Symbols, UnreadableError, bead_counts,
-                           read_box_line, to_label_frame)
+from judge.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.formats import BeadError, Counts, Symbols, UnreadableError, bead_squares, read_box_line
+from judge.randomness import (DrawStatistics, Drawn, Evidence, RefillStatistics, Refilled,
+                              counts_of, refill_beads)
 from judge.verdict import Check, Ending, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""
 REFILL: Final = 3
-FALSE_ALARM: Final = 1e-4
-"""The bead-draws check rejects at most this fraction of correct runs."""
+KEPT: Final = {outcome: 1 + change for outcome, change in BEAD_CHANGE.items()}
+"""Beads of the drawn square back in the box after the game, by MENACE's result."""
 
 
 def show(counts: Counts) -> str:
@@ -106,6 +107,8 @@ class ReadDump:
     """The dump's lines as printed."""
     changed: frozenset[Board] | None = None
     """Boxes whose lines differ from the previous dump's, when only those were read again."""
+    readings: dict[Board, BoxReading] = field(default_factory=dict)
+    """The reading of each labelled box's line."""
 
 
 def _why_not_a_box(label: Board) -> str:
@@ -131,6 +134,10 @@ class BoxReading:
     """Beads in the canonical label's frame (in the printed frame when unlabelled)."""
     problem: tuple[str, str, Check | None] | None = None
     """What was expected, what came, and the check (None: unreadable), if the line is wrong."""
+    beads: tuple[Cell, ...] = ()
+    """The beads in the order printed, each in the canonical label's frame."""
+    frame: Symmetry = IDENTITY
+    """The symmetry carrying the printed label onto the canonical one."""
 
 
 class BoxReader:
@@ -157,7 +164,8 @@ class BoxReader:
             return BoxReading(None, None, (), (expected, got, check))
         try:
             entry = read_box_line(text, self.symbols)
-            counts = bead_counts(entry.beads, self.numbering)
+            squares = bead_squares(entry.beads, self.numbering)
+            counts = counts_of(squares)
         except (UnreadableError, BeadError) as error:
             return wrong("a matchbox: beads as squares", f"{text!r}: {error}", None)
         if not any(counts) and not self.empty_allowed:
@@ -168,16 +176,20 @@ class BoxReader:
             if n and entry.label[cell] != EMPTY:
                 return wrong("every bead on an empty square of its label",
                              f"bead {cell} on {entry.label[cell]}: {text!r}")
-        mapped = to_label_frame(entry.label, counts)
-        if mapped is None:
+        orientation = orientations().get(entry.label)
+        if orientation is None:
             return wrong("a label of one of the 304 boxes",
                          f"{entry.label} ({_why_not_a_box(entry.label)}): {text!r}")
-        return BoxReading(entry.label, mapped[0], mapped[1])
+        permutation = PERMUTATIONS[orientation.to_label]
+        beads = tuple(permutation[square] for square in squares)
+        return BoxReading(entry.label, orientation.label, counts_of(beads), beads=beads,
+                          frame=orientation.to_label)
 
 
 def dump(texts: list[str], reader: BoxReader, place: Place) -> tuple[Failure | None, ReadDump]:
     """Check 5: 304 boxes, one per box of SPEC 4, beads on empty squares, none empty."""
     boxes: Boxes = {}
+    readings: dict[Board, BoxReading] = {}
     printed_as: dict[Board, str] = {}
     unlabelled: list[Counts] = []
     labelled = True
@@ -201,13 +213,15 @@ def dump(texts: list[str], reader: BoxReader, place: Place) -> tuple[Failure | N
             return fail("each box once", f"{printed_as[reading.label]} and {reading.printed} "
                                          f"are the same box under symmetry (box {number})")
         boxes[reading.label] = reading.counts
+        readings[reading.label] = reading
         printed_as[reading.label] = reading.printed or ""
     if len(texts) != BOX_COUNT:
         missing = ""
         if labelled and len(texts) < BOX_COUNT:
             missing = f", e.g. none for {next(b for b in box_labels() if b not in boxes)}"
         return fail(f"{BOX_COUNT} boxes", f"{len(texts)} boxes{missing}")
-    return None, ReadDump(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts))
+    return None, ReadDump(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts),
+                          readings=readings)
 
 
 def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
@@ -217,6 +231,7 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
     if previous.boxes is None or len(texts) != BOX_COUNT or len(before) != BOX_COUNT:
         return dump(texts, reader, place)
     boxes = dict(previous.boxes)
+    readings = dict(previous.readings)
     changed: list[Board] = []
     for old_text, text in zip(before, texts):
         if old_text == text:
@@ -226,8 +241,9 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
                 or reading.label != reader.read(old_text).label):
             return dump(texts, reader, place)
         boxes[reading.label] = reading.counts
+        readings[reading.label] = reading
         changed.append(reading.label)
-    return None, ReadDump(boxes, (), len(texts), tuple(texts), frozenset(changed))
+    return None, ReadDump(boxes, (), len(texts), tuple(texts), frozenset(changed), readings)
 
 
 # -- 6. learning -------------------------------------------------------------------------
@@ -235,7 +251,7 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
 def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: Outcome,
                    refill: str) -> bool:
     """True when one drawn box changed as SPEC 5 says (refills included)."""
-    kept = 1 + BEAD_CHANGE[outcome]
+    kept = KEPT[outcome]
     total_before, total_after = sum(before), sum(after)
     refilled_from = 1 if refill == "on-empty" else 0
     if total_before == refilled_from:
@@ -308,98 +324,73 @@ def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], d
 
 # -- 7. bead-draws -----------------------------------------------------------------------
 
-ALTERNATIVES: Final = (("uniform over the squares present", 0.0), ("flattened", 0.5),
-                       ("sharpened", 2.0), ("strongly sharpened", 4.0),
-                       ("always the most frequent square", math.inf))
-"""Ways of drawing that ignore the bead counts: chance proportional to beads**power."""
-SMOOTHING: Final = 0.1
-"""Each alternative is mixed with this share of the correct law, so one odd move cannot end it."""
-
-
-def _alternative(counts: Counts, power: float) -> list[float]:
-    """Each square's chance under an alternative way of drawing, from the beads."""
-    present = [c for c in range(9) if counts[c]]
-    if power == math.inf:
-        top = max(counts)
-        weights = [1.0 if counts[c] == top else 0.0 for c in range(9)]
-    else:
-        weights = [counts[c] ** power if counts[c] else 0.0 for c in range(9)]
-    total = sum(weights) or float(len(present))
-    return [w / total for w in weights]
-
-
-@cache
-def _ratios(counts: Counts, squares: frozenset[Cell], chosen: float) -> tuple[float, ...]:
-    """Each alternative's chance of the squares chosen, over the correct chance."""
-    return tuple(sum(_alternative(counts, power)[s] for s in squares) / chosen
-                 for _, power in ALTERNATIVES)
-
-
-@dataclass(frozen=True)
-class DrawTest:
-    """The pooled bead-draws test: likelihood ratios of alternatives against correct drawing."""
-
-    moves: int
-    log_ratios: tuple[float, ...]
-    """Natural log of each alternative's likelihood ratio, in the order of ALTERNATIVES."""
-
-    @property
-    def log_evidence(self) -> float:
-        """Log of the mean of the likelihood ratios (a test martingale under correct drawing)."""
-        if not self.log_ratios:
-            return 0.0
-        top = max(self.log_ratios)
-        return top + math.log(sum(math.exp(r - top) for r in self.log_ratios) / len(self.log_ratios))
-
-    @property
-    def passed(self) -> bool:
-        """True unless the evidence against correct drawing reaches 1 / FALSE_ALARM."""
-        return self.log_evidence < math.log(1 / FALSE_ALARM)
-
-    def describe(self) -> str:
-        """The statistic in words."""
-        if not self.log_ratios:
-            return f"over {self.moves} moves, nothing to test"
-        best = max(range(len(self.log_ratios)), key=lambda k: self.log_ratios[k])
-        return (f"over {self.moves} moves, evidence against drawing in proportion to the beads "
-                f"{math.exp(min(self.log_evidence, 700)):.3g} (rejected at {1 / FALSE_ALARM:.0f}); "
-                f"likeliest alternative: {ALTERNATIVES[best][0]}")
+DRAW_LAW: Final = "drawing in proportion to the beads"
+REFILL_LAW: Final = "refill beads independent and uniform over the label's empty squares"
 
 
 class BeadDraws:
     """Check 7, pooled over a run: each move's chosen square against the previous dump's beads."""
 
     def __init__(self) -> None:
-        self.moves = 0
-        self.log_ratios = [0.0] * len(ALTERNATIVES)
+        self.statistics = DrawStatistics()
 
-    def add(self, label: Board, counts: Counts, squares: frozenset[Cell],
-            place: Place) -> Failure | None:
-        """Account for one move; a move to a square without beads fails at once."""
-        total = sum(counts)
-        if not total:
+    def add(self, label: Board, beads: tuple[Cell, ...], squares: frozenset[Cell], game: int,
+            index: int, place: Place) -> Failure | None:
+        """Account for the `index`-th draw of a game; a move to a square without beads fails."""
+        if not beads:
             return None
-        chosen = sum(counts[s] for s in squares) / total
-        if chosen == 0:
+        if not any(square in squares for square in beads):
             return Failure(Check.BEAD_DRAWS, place,
-                           f"a square with beads in box {label} ({show(counts)})",
+                           f"a square with beads in box {label} ({show(counts_of(beads))})",
                            f"square {'/'.join(str(s) for s in sorted(squares))}, which had none")
-        self.moves += 1
-        for k, ratio in enumerate(_ratios(counts, squares, chosen)):
-            self.log_ratios[k] += math.log((1 - SMOOTHING) * ratio + SMOOTHING)
+        self.statistics.add(Drawn(label, beads, squares, game, index))
         return None
 
-    def result(self) -> DrawTest:
+    def learnt(self, draws: list[Draw], outcome: Outcome) -> None:
+        """Note what learning put back into the boxes drawn from."""
+        self.statistics.learnt([(draw.label, draw.squares) for draw in draws], KEPT[outcome])
+
+    def result(self) -> Evidence:
         """The pooled test so far."""
-        return DrawTest(self.moves, tuple(self.log_ratios))
+        return self.statistics.evidence()
 
 
-def bead_draws(test: DrawTest, place: Place) -> Failure | None:
+def bead_draws(test: Evidence, place: Place) -> Failure | None:
     """Check 7: no alternative way of drawing explains the moves 10,000 times better (Ville)."""
     if test.passed:
         return None
-    return Failure(Check.BEAD_DRAWS, place,
-                   "draws in proportion to the beads", test.describe())
+    return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
+                   evidence=(f"likelihood ratio of each alternative: {test.ratios()}",))
+
+
+class Refills:
+    """Check 6's statistical part, pooled over a run: where the beads of every refill seen went."""
+
+    def __init__(self, seed: int) -> None:
+        self.statistics = RefillStatistics(random.Random(seed))
+
+    def add(self, before: BoxReading, after: BoxReading, squares: frozenset[Cell],
+            outcome: Outcome, refill: str) -> bool:
+        """Account for a drawn box between two dumps; True when it shows a refill."""
+        assert after.label is not None
+        beads = refill_beads(before.counts, after.counts, squares, KEPT[outcome], refill)
+        if beads is None or not any(beads):
+            return False
+        printed = PERMUTATIONS[inverse(after.frame)]
+        self.statistics.add(Refilled(after.label, beads, printed))
+        return True
+
+    def result(self) -> Evidence:
+        """The pooled test so far."""
+        return self.statistics.evidence()
+
+
+def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
+    """Check 6, refills: no alternative explains the refill beads 10,000 times better (Ville)."""
+    if test.passed:
+        return None
+    return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refills", REFILL_LAW),
+                   evidence=(f"likelihood ratio of each alternative: {test.ratios()}",))
 
 
 # -- 8. exit ----------------------------------------------------------------------------

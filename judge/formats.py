@@ -232,26 +232,34 @@ _LETTER_CELLS: Final = {a + b: Cell(3 * i + j) for i, a in enumerate(ROW_LETTERS
                         for j, b in enumerate(ROW_LETTERS)}
 
 
-def bead_counts(beads: str, numbering: str) -> Counts:
-    """The number of beads of each square 0-8 in the bead text, in the printed frame."""
+def bead_squares(beads: str, numbering: str) -> tuple[Cell, ...]:
+    """The square of each bead in the bead text, in the printed frame and the printed order."""
     compact = "".join(beads.split())
     if numbering == "letters":
         upper = compact.upper()
         if len(upper) % 2:
             raise BeadError(f"odd number of letters in beads {beads.strip()!r}")
-        counts = [0] * 9
+        squares = []
         for i in range(0, len(upper), 2):
             cell = _LETTER_CELLS.get(upper[i:i + 2])
             if cell is None:
                 raise BeadError(f"bead {upper[i:i + 2]!r} is not a square LL..RR")
-            counts[cell] += 1
-        return tuple(counts)
+            squares.append(cell)
+        return tuple(squares)
     digits = _DIGITS_1 if numbering == "1-9" else _DIGITS_0
-    counts_list = [compact.count(d) for d in digits]
-    if sum(counts_list) != len(compact):
+    try:
+        return tuple(Cell(digits.index(c)) for c in compact)
+    except ValueError:
         bad = next(c for c in compact if c not in digits)
-        raise BeadError(f"bead {bad!r} is not a square {digits[0]}-{digits[-1]}")
-    return tuple(counts_list)
+        raise BeadError(f"bead {bad!r} is not a square {digits[0]}-{digits[-1]}") from None
+
+
+def bead_counts(beads: str, numbering: str) -> Counts:
+    """The number of beads of each square 0-8 in the bead text, in the printed frame."""
+    counts = [0] * 9
+    for square in bead_squares(beads, numbering):
+        counts[square] += 1
+    return tuple(counts)
 
 
 def guess_numbering(bead_texts: list[str], labels: list[str | None]) -> str:

@@ -17,18 +17,22 @@ from reference.symmetry import stabiliser
 
 from judge import checks
 from judge.boxes import BOX_COUNT, Draw, draw_for_move, orientations
-from judge.checks import BeadDraws, BoxReader, DrawTest, ReadDump
+from judge.channel import Channel
+from judge.checks import BeadDraws, BoxReader, ReadDump, Refills
 from judge.formats import (Symbols, UnreadableError, guess_numbering, is_blank, is_new_game,
                            move_text, read_box_line, read_cells)
 from judge.launch import Settings, start_program
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, Opponent, ScriptedOpponent, make_opponent
+from judge.randomness import Evidence
 from judge.reader import Reader, fail
 from judge.replay import Replay
-from judge.channel import Channel
 from judge.session import LeftoverError, Session
 from judge.stops import Aftermath, Finished, HungAfterEnd, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
+from reference.board import EMPTY_BOARD, Board, Cell, is_over
+from reference.solver import value
+from reference.symmetry import stabiliser
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2
@@ -55,7 +59,8 @@ class Run:
     games_played: int
     seconds: float
     coverage: Coverage
-    draw_test: DrawTest
+    draw_test: Evidence
+    refill_test: Evidence
     not_checked: tuple[str, ...]
     transcript: tuple[str, ...]
     game_log: tuple[str, ...]
@@ -89,6 +94,7 @@ class Referee:
         self.place = Place()
         self.last_dump: ReadDump | None = None
         self.bead_draws = BeadDraws()
+        self.refill_test = Refills(settings.seed)
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
         self.outcomes = Tally()
@@ -170,7 +176,8 @@ class Referee:
             self.refills += 1
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
-        fail(self.bead_draws.add(draw.label, counts, draw.squares, self.place))
+        fail(self.bead_draws.add(draw.label, previous.readings[draw.label].beads, draw.squares,
+                                 self.place.game, len(draws) - 1, self.place))
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
         """Checks 5 and 6 on a dump just read."""
@@ -201,12 +208,14 @@ class Referee:
                         "previous dump: " + self._printed(previous, failure.subject),
                         "this dump:     " + self._printed(dump, failure.subject)))
                 fail(failure)
+                self._note_refills(previous, dump, draws, outcome)
             elif dump.boxes is None and previous.boxes is None:
                 fail(checks.learning_unlabelled(previous.unlabelled, dump.unlabelled,
                                                      len(draws), outcome, self.place))
             else:
                 fail(Failure(None, self.place, "dumps all labelled or all unlabelled",
                                   "a change of form between dumps"))
+        self.bead_draws.learnt(draws, outcome)
         self.labelled = dump.boxes is not None
         self.last_dump = dump
         if dump.boxes is not None:
@@ -215,6 +224,15 @@ class Referee:
             else:
                 for label in dump.changed:
                     self.knowledge.beads[label] = sum(dump.boxes[label])
+
+    def _note_refills(self, previous: ReadDump, dump: ReadDump, draws: list[Draw],
+                      outcome: Outcome) -> None:
+        """Test the beads of each refill the two dumps show (check 6, statistical)."""
+        for draw in draws:
+            if self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
+                                    draw.squares, outcome, self.manifest.refill):
+                self.bead_draws.statistics.refilled(draw.label)
+        fail(checks.refill_beads_check(self.refill_test.result(), self.place))
 
     def _printed(self, dump: ReadDump, label: str) -> str:
         """The line of a dump that holds the box `label`."""
@@ -327,7 +345,7 @@ def judge(manifest: Manifest, settings: Settings,
     return Run(
         decision=decide(facts), facts=facts, games_played=referee.games_played,
         seconds=time.monotonic() - started, coverage=referee.coverage(),
-        draw_test=referee.bead_draws.result(),
+        draw_test=referee.bead_draws.result(), refill_test=referee.refill_test.result(),
         not_checked=() if referee.labelled else UNLABELLED_GAPS,
         transcript=tuple(referee.reader.transcript), game_log=tuple(referee.reader.game_log),
         replay=replay_record,

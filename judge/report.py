@@ -7,6 +7,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from judge.checks import DRAW_LAW, REFILL_LAW
+from judge.randomness import Evidence
 from judge.referee import Run
 from judge.verdict import Verdict
 
@@ -27,8 +29,10 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
     lines.append(f"MENACE won {outcomes.wins}, drew {outcomes.draws}, lost {outcomes.losses}; "
                  f"{coverage.boxes_drawn} boxes drawn from, {coverage.refills} refill(s), "
                  f"{coverage.symmetric_draws} draw(s) from symmetric boxes checked")
-    if run.draw_test.moves:
-        lines.append(f"bead-draws: {run.draw_test.describe()}")
+    if run.draw_test.observations:
+        lines.append(f"bead-draws: {run.draw_test.describe('moves', DRAW_LAW)}")
+    if run.refill_test.observations:
+        lines.append(f"refills: {run.refill_test.describe('refills', REFILL_LAW)}")
     for gap in run.not_checked:
         lines.append(f"not checked (unlabelled dump): {gap}")
     if decision.verdict is not Verdict.ACCEPTED:
@@ -59,6 +63,13 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
     return lines
 
 
+def _evidence_json(evidence: Evidence) -> dict[str, Any]:
+    """A statistical test as a JSON-ready dictionary, with the log evidence per alternative."""
+    return {"observations": evidence.observations, "log_evidence": evidence.log_evidence,
+            "passed": evidence.passed,
+            "alternatives": dict(zip(evidence.names, evidence.log_ratios))}
+
+
 def report_json(run: Run) -> dict[str, Any]:
     """The run as a JSON-ready dictionary."""
     decision = run.decision
@@ -74,9 +85,8 @@ def report_json(run: Run) -> dict[str, Any]:
         "games_played": run.games_played,
         "seconds": round(run.seconds, 3),
         "coverage": asdict(run.coverage),
-        "bead_draws": {"moves": run.draw_test.moves,
-                       "log_evidence": run.draw_test.log_evidence,
-                       "passed": run.draw_test.passed},
+        "bead_draws": _evidence_json(run.draw_test),
+        "refills": _evidence_json(run.refill_test),
         "not_checked": list(run.not_checked),
         "exit_status": ending.status if ending else None,
         "signal": ending.signal if ending else None,

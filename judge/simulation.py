@@ -13,10 +13,12 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reference.board import EMPTY, EMPTY_BOARD, O, X, Board, Cell, is_over, play, winner
+from reference.board import EMPTY, EMPTY_BOARD, X, Board, Cell, is_over, play
+from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
 from judge.boxes import box_labels, draw_for_move, label_of
+from judge.checks import KEPT
 from judge.opponents import Knowledge, make_opponent
 from judge.randomness import (FALSE_ALARM, DrawStatistics, Drawn, RefillStatistics, Refilled,
                               counts_of, refill_beads)
@@ -39,7 +41,7 @@ class Fault(StrEnum):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Rejections:
     """Where a simulated run was first rejected by each statistical check (None: never)."""
 
     draws_rejected: int | None
@@ -106,15 +108,14 @@ class Menace:
         self.drawn.append((label, bead))
         return map_cell(inverse(g), bead)
 
-    def learn(self, outcome: str | None) -> None:
+    def learn(self, outcome: Outcome) -> None:
         """Put the drawn beads back as the game's result says."""
-        copies = {X: 2, None: 1, O: 0}[outcome]
         for label, bead in self.drawn:
-            self.boxes[label].extend([bead] * copies)
+            self.boxes[label].extend([bead] * KEPT[outcome])
 
 
 def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool = False,
-             opponent: str = "mixed", threshold: float = 1 / FALSE_ALARM) -> Outcome:
+             opponent: str = "mixed", threshold: float = 1 / FALSE_ALARM) -> Rejections:
     """One run of `games` games against a judge's opponent, through both statistical checks."""
     menace = Menace(seed, fault, size, one_bead)
     knowledge = Knowledge()
@@ -145,10 +146,10 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
             board = play(board, rival.move(board))
             if is_over(board):
                 break
-        mark = winner(board)
-        menace.learn(mark)
+        outcome = outcome_of(board, X)
+        menace.learn(outcome)
         after = {label: tuple(sorted(beads)) for label, beads in menace.boxes.items()}
-        kept = {X: 2, None: 1, O: 0}[mark]
+        kept = KEPT[outcome]
         if dump is not None:
             for draw in draws:
                 beads = refill_beads(counts_of(dump[draw.label]), counts_of(after[draw.label]),
@@ -163,5 +164,5 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
             draws_rejected = game
         if refills_rejected is None and not refill_test.evidence().passed:
             refills_rejected = game
-    return Outcome(draws_rejected, refills_rejected, draw_test.evidence().observations,
+    return Rejections(draws_rejected, refills_rejected, draw_test.evidence().observations,
                    refill_test.evidence().observations)

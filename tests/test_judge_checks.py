@@ -8,8 +8,9 @@ import pytest
 
 from judge import checks
 from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
-from judge.checks import BeadDraws, BoxReader, DrawTest
+from judge.checks import BeadDraws, BoxReader
 from judge.formats import CANONICAL_SYMBOLS, Counts
+from judge.randomness import Evidence
 from judge.verdict import (Check, Ending, Facts, Failure, Place, Stall, Verdict, decide,
                            exit_status)
 from reference.board import Board, Cell
@@ -139,20 +140,20 @@ def test_draw_for_move_finds_the_box_and_the_squares() -> None:
     assert draw_for_move("XOXOXOOX.", Cell(8)) is None
 
 
-def simulate(draw_square: str, moves: int, seed: int) -> DrawTest:
+def simulate(draw_square: str, moves: int, seed: int) -> Evidence:
     """The bead-draws test over random boxes, with squares drawn correctly or by a fault."""
     rng = random.Random(seed)
     test = BeadDraws()
-    for _ in range(moves):
-        beads = counts(*(c for c in range(1, 9) for _ in range(rng.randint(0, 4))), 1)
-        present = [c for c in range(9) if beads[c]]
+    for move in range(moves):
+        beads = tuple(Cell(c) for c in range(1, 9) for _ in range(rng.randint(0, 4))) + (Cell(1),)
+        present = sorted(set(beads))
         if draw_square == "correct":
-            square = rng.choices(range(9), weights=beads)[0]
+            square = rng.choice(beads)
         elif draw_square == "uniform":
             square = rng.choice(present)
         else:
-            square = max(present, key=lambda c: beads[c])
-        assert test.add(".........", beads, frozenset({Cell(square)}), PLACE) is None
+            square = max(present, key=beads.count)
+        assert test.add(".........", beads, frozenset({square}), move, 0, PLACE) is None
     return test.result()
 
 
@@ -161,7 +162,7 @@ def test_bead_draws_passes_correct_draws() -> None:
     these 30 fixed runs of 1,000 moves each fail together with chance at most 3e-3."""
     for seed in range(30):
         test = simulate("correct", 1000, seed)
-        assert test.passed, test.describe()
+        assert test.passed, test.describe("moves", checks.DRAW_LAW)
 
 
 @pytest.mark.parametrize("fault", ["uniform", "most-frequent"])
@@ -169,12 +170,13 @@ def test_bead_draws_catches_draws_that_ignore_the_counts(fault: str) -> None:
     """Draws uniform over the present squares, or always of the most frequent, are caught."""
     test = simulate(fault, 400, seed=1)
     assert not test.passed
-    assert checks.bead_draws(test, PLACE) is not None
+    failure = checks.bead_draws(test, PLACE)
+    assert failure is not None and "likelihood ratio of each alternative" in failure.evidence[0]
 
 
 def test_a_move_without_beads_fails_at_once() -> None:
     """A square that held no bead cannot have been drawn."""
-    failure = BeadDraws().add(".........", counts(0, 0, 4), frozenset({Cell(8)}), PLACE)
+    failure = BeadDraws().add(".........", (Cell(2),) * 4, frozenset({Cell(8)}), 1, 0, PLACE)
     assert failure is not None and failure.check is Check.BEAD_DRAWS
 
 

@@ -8,13 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from reference.board import EMPTY, Board, Cell
+from reference.symmetry import PERMUTATIONS
+
 from judge.boxes import box_labels, square_orbit
 from judge.randomness import (DRAW_ALTERNATIVES, FALSE_ALARM, REFILL_ALTERNATIVES,
                               DrawStatistics, Drawn, Martingale, RefillStatistics, Refilled,
                               counts_of, orbits, randomised_pit, refill_beads)
 from judge.simulation import Fault, simulate
-from reference.board import EMPTY, Board, Cell
-from reference.symmetry import PERMUTATIONS
 
 LABELS = box_labels()
 LOWERED = 20.0

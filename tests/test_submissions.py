@@ -45,7 +45,8 @@ class Fixture:
     check: str | None
     transport: str | None
     games: int
-    seed: int
+    seeds: tuple[int, ...]
+    """Judge seeds to run it with: each must give the same verdict and check."""
 
     @property
     def name(self) -> str:
@@ -59,7 +60,7 @@ def read_fixture(folder: Path) -> Fixture:
     expected = manifest.get("expected", {})
     return Fixture(folder=folder, verdict=folder.parent.name, check=expected.get("check"),
                    transport=expected.get("transport"), games=expected.get("games", GAMES),
-                   seed=expected.get("seed", SEED))
+                   seeds=tuple(expected.get("seeds", [expected.get("seed", SEED)])))
 
 
 def fixtures() -> list[Fixture]:
@@ -71,10 +72,11 @@ def fixtures() -> list[Fixture]:
 FIXTURES = fixtures()
 
 
-def judge(fixture: Fixture, result: Path, transport: str | None = None) -> dict[str, object]:
+def judge(fixture: Fixture, result: Path, transport: str | None = None,
+          seed: int | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
     command = [sys.executable, "-m", "judge", "--games", str(fixture.games),
-               "--seed", str(fixture.seed), "--json", str(result)]
+               "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result)]
     transport = transport or fixture.transport
     if transport:
         command += ["--transport", transport]
@@ -117,10 +119,14 @@ def test_python_fixture_is_a_small_variant_of_canonical(fixture: Fixture) -> Non
     assert 2 <= len(changed) <= MOST_CHANGED_LINES, "\n".join(changed)
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.name for f in FIXTURES])
-def test_fixture_gets_its_verdict(fixture: Fixture, tmp_path: Path) -> None:
+SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
+
+
+@pytest.mark.parametrize("fixture,seed", SEEDED,
+                         ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name for f, seed in SEEDED])
+def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
     """The judge gives the fixture the verdict of its folder, and its expected check."""
-    report = judge(fixture, tmp_path / "result.json")
+    report = judge(fixture, tmp_path / "result.json", seed=seed)
     assert report["verdict"] == fixture.verdict, report
     if fixture.check is not None:
         assert report["check"] == fixture.check, report
