@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import signal
 import sys
 import threading
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, NoReturn
 
-from judge.launch import OPPONENT_NAMES, Settings, start_program
-from judge.manifest import (BEAD_FORMATS, MOVE_FORMATS, REFILL_RULES, Manifest, ManifestError,
-                            is_collection, is_submission, read_manifest)
-from judge.replay import Replay, ReplayError, read_replay, write_replay
-from judge.session import Limits, SpawnError
+from judge.launch import MAX_GAMES, MAX_SEED, OPPONENT_NAMES, Settings, start_program
+from judge.manifest import (BEAD_FORMATS, MEMORY_MB, MOVE_FORMATS, REFILL_RULES, Manifest,
+                            ManifestError, is_collection, is_submission, read_manifest)
+from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
+from judge.replay import Replay, ReplayError, read_replay, replay_text
+from judge.session import Limits
+from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 
 DEFAULT_GAMES: Final = 200
@@ -29,23 +31,74 @@ GAMES_HELP: Final = (
     "the bead counts")
 
 
+LIMITS: Final = {
+    "--idle-limit": (0.0, 3600.0), "--time-limit": (0.0, 86_400.0), "--grace": (0.0, 3600.0),
+}
+"""The allowed seconds of each time option, above the first bound, up to the second."""
+OUTPUT_MB: Final = (1, 1 << 12)
+
+
 class UsageError(ValueError):
     """A command line the judge cannot act on."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser that names a bad option in one line, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Exit with status 2 and a one-line message naming the problem."""
+        self.exit(BAD_USAGE, f"{self.prog}: {printable(message)} (see --help)\n")
+
+
+def whole(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An option type: a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
+        """The whole number, or a message naming the allowed range."""
+        body = text.strip().removeprefix("-")
+        if body.isascii() and body.isdigit() and len(body.lstrip("0")) <= len(str(high)) \
+                and low <= int(text) <= high:
+            return int(text)
+        raise argparse.ArgumentTypeError(
+            f"{_quoted(text)} is not {what} from {low:,} to {high:,}")
+    return parse
+
+
+def seconds(option: str) -> Callable[[str], float]:
+    """An option type: a finite number of seconds in the option's range (LIMITS)."""
+    low, high = LIMITS[option]
+
+    def parse(text: str) -> float:
+        """The seconds, or a message naming the allowed range."""
+        try:
+            value = float(text) if len(text) < 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value) and low < value <= high:
+            return value
+        raise argparse.ArgumentTypeError(
+            f"{_quoted(text)} is not a number of seconds above {low:g} and at most {high:,g}")
+    return parse
+
+
+def _quoted(text: str) -> str:
+    """A value from the command line, quoted for a message and cut to a readable length."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text):,} characters)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m judge`."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m judge",
         description="Judge a MENACE submission (SPEC.md) by playing it interactively. "
                     "PATH is a submission folder (with submission.toml) or a folder of them "
                     "(a leaderboard); after --, a COMMAND to judge.",
-        epilog="Exit status: 0 accepted, 1 rejected, 2 bad usage, 3 judge error. "
-               "The last line printed is the verdict.")
+        epilog="Exit status: 0 accepted, 1 rejected, 2 bad usage (nothing was run), 3 judge "
+               "error. The last line printed is the verdict.")
     parser.add_argument("path", nargs="?", type=Path, help="submission folder, or a folder of them")
     play = parser.add_argument_group("playing")
-    play.add_argument("--games", type=int, default=DEFAULT_GAMES, help=GAMES_HELP)
-    play.add_argument("--seed", type=int, default=None,
+    play.add_argument("--games", type=whole(1, MAX_GAMES, "a number of games"),
+                      default=DEFAULT_GAMES, help=GAMES_HELP)
+    play.add_argument("--seed", type=whole(0, MAX_SEED, "a seed"), default=None,
                       help="the judge's own randomness (opponents); default: random, printed. "
                            "The same seed replays the same opponent moves")
     play.add_argument("--opponent", choices=OPPONENT_NAMES, default="mixed",
@@ -55,28 +108,35 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pty (default: a terminal, output line-buffered, echo off) or pipe "
                            "(strict: a program that never flushes stalls); a replay keeps its own")
     play.add_argument("--replay", type=Path, metavar="FILE",
-                      help="play again the seed and opponent moves saved by a rejection")
+                      help="play again the seed and opponent moves saved by a rejection; "
+                           "a command taken from the file is shown and asked about first")
+    play.add_argument("--yes", action="store_true",
+                      help="run the command of a --replay file without asking (for scripts)")
     declare = parser.add_argument_group("declarations for a bare COMMAND (SPEC section 8)")
     declare.add_argument("--moves", choices=MOVE_FORMATS, default="letters")
     declare.add_argument("--beads", choices=BEAD_FORMATS, default="auto")
     declare.add_argument("--refill", choices=REFILL_RULES, default="on-empty")
     limits = parser.add_argument_group("limits")
-    limits.add_argument("--idle-limit", type=float, default=3.0, metavar="SECONDS",
+    limits.add_argument("--idle-limit", type=seconds("--idle-limit"), default=3.0, metavar="SECONDS",
                         help="silence allowed while output is awaited (default %(default)s)")
-    limits.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+    limits.add_argument("--time-limit", type=seconds("--time-limit"), default=None,
+                        metavar="SECONDS",
                         help="wall time of the whole run (default 20 + 0.2 s per game)")
-    limits.add_argument("--grace", type=float, default=2.0, metavar="SECONDS",
+    limits.add_argument("--grace", type=seconds("--grace"), default=2.0, metavar="SECONDS",
                         help="time to exit after the last dump (default %(default)s)")
-    limits.add_argument("--memory-limit", type=int, default=1024, metavar="MB",
+    limits.add_argument("--memory-limit", type=whole(*MEMORY_MB, "a number of MB"), default=1024,
+                        metavar="MB",
                         help="address space (default %(default)s MB)")
-    limits.add_argument("--output-limit", type=int, default=None, metavar="MB",
+    limits.add_argument("--output-limit", type=whole(*OUTPUT_MB, "a number of MB"), default=None,
+                        metavar="MB",
                         help="stdout and stderr together (default 8 MB + 128 KB per game)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     out.add_argument("--transcript", type=Path, metavar="FILE",
                      help="write the whole transcript (> judge to program, < program to judge)")
     out.add_argument("--save-replay", type=Path, metavar="FILE",
-                     help="where a rejection saves its replay (default: a file in the temp folder)")
+                     help="where a rejection saves its replay (default: a new file in a private "
+                          "folder of yours, ~/.cache/menace-judge/replays)")
     out.add_argument("--markdown", type=Path, metavar="FILE",
                      help="for a folder of submissions: write the table as Markdown")
     return parser
@@ -95,8 +155,6 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
                   replay: Replay | None) -> Settings:
     """The run settings from the command line, the manifest and any replay."""
     games = replay.games if replay else args.games
-    if games < 1:
-        raise UsageError(f"--games must be at least 1, not {games}")
     time_limit = args.time_limit if args.time_limit is not None else 20 + 0.2 * games
     output = (args.output_limit << 20) if args.output_limit else (8 << 20) + games * (128 << 10)
     memory = manifest.memory_mb or args.memory_limit
@@ -134,10 +192,35 @@ def _manifest_for(args: argparse.Namespace, command: list[str],
     return read_manifest(path)
 
 
-def _default_replay_path(manifest: Manifest, seed: int) -> Path:
-    """Where a rejection's replay goes when --save-replay is not given."""
-    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in manifest.name)[:40]
-    return Path(tempfile.gettempdir()) / "menace-judge" / f"replay-{name}-{seed}.json"
+def confirm(manifest: Manifest, replay_file: Path, yes: bool) -> None:
+    """Show the command a replay file would run, and ask before running it (unless --yes)."""
+    where = f" (from {manifest.folder / 'submission.toml'})" if manifest.folder else ""
+    shown = printable(" ".join(manifest.command)) + where
+    if yes:
+        print(f"the replay {printable(str(replay_file))} runs: {shown}", file=sys.stderr)
+        return
+    if not sys.stdin.isatty():
+        raise UsageError(f"the replay {str(replay_file)!r} would run {shown}; not run without "
+                         "asking: add --yes to run it from a script")
+    print(f"The replay {printable(str(replay_file))} runs this command: {shown}",
+          file=sys.stderr)
+    try:
+        answer = input("Run it? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UsageError("the replay's command was not run")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Fail now, before the run, on an output file that could not be written."""
+    for option in ("json", "transcript", "save_replay", "markdown"):
+        path = getattr(args, option)
+        if path is not None:
+            try:
+                check_output(path)
+            except OutputError as error:
+                raise UsageError(f"--{option.replace('_', '-')}: {error}") from None
 
 
 def judge_one(args: argparse.Namespace, command: list[str]) -> int:
@@ -147,24 +230,38 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     seed = replay.seed if replay else (args.seed if args.seed is not None
                                         else random.randrange(1 << 31))
     settings = settings_from(args, manifest, seed, replay)
-    print(f"judging {manifest.name} ({manifest.language}): {settings.games} games, "
-          f"seed {seed}, opponent {settings.opponent}, transport {settings.transport}",
+    check_outputs(args)
+    if replay is not None and not command and args.path is None:
+        confirm(manifest, args.replay, args.yes)
+    print(printable(f"judging {manifest.name} ({manifest.language}): {settings.games} games, "
+                    f"seed {seed}, opponent {settings.opponent}, transport {settings.transport}"),
           flush=True)
     program = start_program(manifest, settings)
     # Loaded only now, while the program starts up: its start-up overlaps the judge's.
     from judge.referee import judge
-    from judge.report import report_lines, write_json, write_transcript
+    from judge.report import json_text, report_lines, transcript_text
 
     run = judge(manifest, settings, program)
     replay_path: Path | None = None
+    problems: list[str] = []
     if run.decision.verdict is not Verdict.ACCEPTED:
-        replay_path = args.save_replay or _default_replay_path(manifest, seed)
-        write_replay(run.replay, replay_path)
-    if args.json:
-        write_json(run, args.json)
-    if args.transcript:
-        write_transcript(run, args.transcript)
-    print("\n".join(report_lines(run, replay_path)), flush=True)
+        try:
+            replay_path = args.save_replay or default_replay_path(manifest.name, seed)
+            write_atomically(replay_path, replay_text(run.replay))
+        except OutputError as error:
+            problems.append(f"could not write the replay: {error}")
+            replay_path = None
+    writes: list[tuple[Path | None, str, Callable[[], str]]] = [
+        (args.json, "the JSON report", lambda: json_text(run)),
+        (args.transcript, "the transcript", lambda: transcript_text(run))]
+    for path, what, text in writes:
+        if path is not None:
+            try:
+                write_atomically(path, text())
+            except OutputError as error:
+                problems.append(f"could not write {what}: {error}")
+    *lines, verdict = report_lines(run, replay_path)
+    print("\n".join(printable(line) for line in (*lines, *problems, verdict)), flush=True)
     return exit_status(run.decision.verdict)
 
 
@@ -173,11 +270,15 @@ def judge_many(args: argparse.Namespace) -> int:
     from judge.leaderboard import judge_collection, table_lines, write_markdown
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    check_outputs(args)
     rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None))
     lines = table_lines(rows)
-    print("\n".join(lines))
+    print("\n".join(printable(line) for line in lines))
     if args.markdown:
-        write_markdown(rows, args.markdown)
+        try:
+            write_markdown(rows, args.markdown)
+        except OutputError as error:
+            print(f"could not write the Markdown table: {printable(str(error))}")
     accepted = sum(row.verdict == Verdict.ACCEPTED.value for row in rows)
     print(f"{accepted} of {len(rows)} accepted")
     return 0 if accepted == len(rows) else 1
@@ -197,9 +298,9 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
                 and not is_submission(args.path):
             return judge_many(args)
         return judge_one(args, command)
-    except (UsageError, ManifestError, ReplayError, SpawnError) as error:
-        print(f"menace-judge: {error}", file=sys.stderr)
-        print(f"bad usage: {error}")
+    except (UsageError, ManifestError, ReplayError, OSError) as error:  # SpawnError included
+        print(f"menace-judge: {printable(str(error))}", file=sys.stderr)
+        print(f"bad usage: {printable(str(error))}")
         return BAD_USAGE
     except KeyboardInterrupt:
         return 130
@@ -208,7 +309,10 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the judge with these arguments; the exit status."""
     own, command = _split_command(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(own)
+    try:
+        args = build_parser().parse_args(own)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else BAD_USAGE
     if threading.current_thread() is not threading.main_thread():
         return run(args, command)
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate)

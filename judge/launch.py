@@ -17,6 +17,10 @@ from judge.session import Limits, Session, SpawnError, minimal_environment, reso
 
 OPPONENT_NAMES: Final = ("random", "perfect", "coverage", "mixed")
 """The opponents a run can be played against (`judge.opponents` builds them)."""
+MAX_GAMES: Final = 100_000
+"""The most games of one run: the time and output limits grow with the games."""
+MAX_SEED: Final = (1 << 64) - 1
+"""The largest seed; seeds are whole numbers from 0."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ from pathlib import Path
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.launch import Settings
 from judge.referee import judge
+from judge.outputs import write_atomically
 from judge.session import SpawnError
+from judge.text import markdown_cell
 from judge.verdict import Verdict
 
 
@@ -66,10 +68,10 @@ def markdown_lines(rows: list[Row]) -> list[str]:
     """The leaderboard as a Markdown table."""
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     for row in rows:
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |")
+        lines.append("| " + " | ".join(markdown_cell(c) for c in _cells(row)) + " |")
     return lines
 
 
 def write_markdown(rows: list[Row], path: Path) -> None:
     """Save the leaderboard as Markdown."""
-    path.write_text("\n".join(markdown_lines(rows)) + "\n", encoding="utf-8")
+    write_atomically(path, "\n".join(markdown_lines(rows)) + "\n")

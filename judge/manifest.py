@@ -12,6 +12,8 @@ MOVE_FORMATS: Final = ("letters", "digits", "digits0")
 BEAD_FORMATS: Final = ("auto", "0-8", "1-9", "letters")
 REFILL_RULES: Final = ("on-empty", "on-draw")
 TRANSPORTS: Final = ("pty", "pipe")
+MEMORY_MB: Final = (16, 1 << 20)
+"""The allowed address-space limits, in MB, from the manifest or the command line."""
 
 
 class ManifestError(ValueError):
@@ -80,14 +82,17 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
     """The manifest written in `text` (TOML)."""
     try:
         table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except RecursionError:
+        raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError, or a number of thousands of digits
         raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: {error}") from None
     command = _strings(table, "command")
     if not command:
         raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
     memory = table.get("memory_mb", 0)
-    if not isinstance(memory, int) or memory < 0:
-        raise ManifestError(f"memory_mb must be a non-negative integer, not {memory!r}")
+    if type(memory) is not int or not (memory == 0 or MEMORY_MB[0] <= memory <= MEMORY_MB[1]):
+        raise ManifestError(f"memory_mb must be a whole number from {MEMORY_MB[0]} to "
+                            f"{MEMORY_MB[1]:,} (or 0 for the judge's limit), not {memory!r}")
     return Manifest(
         command=command,
         language=_string(table, "language", "unknown"),
@@ -105,6 +110,21 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
     )
 
 
+def check_program(program: str, folder: Path) -> None:
+    """Refuse a command whose program lies outside the submission's folder.
+
+    A bare name (`perl`) is looked up on PATH; a path (`./run.sh`, `bin/x`) must stay inside
+    the folder, links included.
+    """
+    if "/" not in program:
+        return
+    inside = folder.resolve()
+    if program.startswith("/") or not (inside / program).resolve().is_relative_to(inside):
+        raise ManifestError(
+            f"command {program!r} lies outside the submission's folder: a path must stay inside "
+            "the folder, and a bare name is looked up on PATH")
+
+
 def read_manifest(folder: Path) -> Manifest:
     """The manifest of the submission in `folder`."""
     path = folder / MANIFEST_NAME
@@ -112,7 +132,11 @@ def read_manifest(folder: Path) -> Manifest:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ManifestError(f"cannot read {path}: {error.strerror}") from None
-    return parse_manifest(text, folder.resolve())
+    except UnicodeDecodeError:
+        raise ManifestError(f"{path} is not UTF-8 text") from None
+    manifest = parse_manifest(text, folder.resolve())
+    check_program(manifest.command[0], folder)
+    return manifest
 
 
 def is_submission(folder: Path) -> bool:

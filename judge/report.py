@@ -10,13 +10,16 @@ from typing import Any
 from judge.checks import DRAW_LAW, REFILL_LAW
 from judge.randomness import Evidence
 from judge.referee import Run
+from judge.text import printable as escaped
 from judge.verdict import Verdict
 
+WIDTH = 200
+"""The most characters of a program's line shown in a report."""
 
-def printable(text: str, width: int = 200) -> str:
-    """A line of output as it can be shown: control characters escaped, cut to `width`."""
-    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text[:width])
-    return shown + (" ..." if len(text) > width else "")
+
+def printable(text: str) -> str:
+    """A line of output as it can be shown: control characters escaped, cut to WIDTH."""
+    return escaped(text, WIDTH)
 
 
 def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
@@ -46,7 +49,7 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
                 Verdict.RUNTIME_ERROR, Verdict.MEMORY_LIMIT, Verdict.JUDGE_ERROR,
                 Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR):
             lines.append("  last lines of stderr:")
-            lines.extend("    " + line for line in ending.stderr_tail[-6:])
+            lines.extend("    " + printable(line) for line in ending.stderr_tail[-6:])
         for line in decision.evidence:
             lines.append(f"  {printable(line)}")
         if run.game_log and decision.place.game:
@@ -96,11 +99,11 @@ def report_json(run: Run) -> dict[str, Any]:
     }
 
 
-def write_json(run: Run, path: Path) -> None:
-    """Save the run's JSON report."""
-    path.write_text(json.dumps(report_json(run), indent=2) + "\n", encoding="utf-8")
+def json_text(run: Run) -> str:
+    """The run's JSON report as text: every string exact, as the program printed it."""
+    return json.dumps(report_json(run), indent=2) + "\n"
 
 
-def write_transcript(run: Run, path: Path) -> None:
-    """Save the transcript: `>` judge to program, `<` program to judge."""
-    path.write_text("\n".join(run.transcript) + "\n", encoding="utf-8")
+def transcript_text(run: Run) -> str:
+    """The transcript as text: `>` judge to program, `<` program to judge."""
+    return "\n".join(run.transcript) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,12 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The judge's replays of rejected runs go to a folder of the test session, not the home."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
 
 
 def symmetries() -> st.SearchStrategy[Symmetry]:

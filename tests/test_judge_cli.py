@@ -75,7 +75,7 @@ def test_a_rejection_names_its_check_and_its_replay_plays_the_same_moves(
     assert "expected:" in out and "got:" in out and "REJECTED at game" in out
     transcript = (tmp_path / "t.txt").read_text().splitlines()
     assert transcript[0] == "> 8" and all(line[:2] in ("> ", "< ") for line in transcript)
-    assert main(["--replay", str(first), "--save-replay", str(second)]) == 1
+    assert main(["--replay", str(first), "--yes", "--save-replay", str(second)]) == 1
     assert last_line(capsys) == "wrong-answer learning"
     assert json.loads(first.read_text()) == json.loads(second.read_text())
 
