@@ -19,7 +19,6 @@ import sys
 import tomllib
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 GOLF = Path(__file__).resolve().parent
@@ -83,13 +82,9 @@ def single_quoted(data: bytes) -> bytes:
     return bytes(out + b"'")
 
 
-@dataclass(frozen=True)
-class Packer:
-    """How one language unpacks: the packed file made from a raw deflate stream, and back."""
-
-    pack: Callable[[bytes, bytes], bytes | None]
-    """The packed file from (raw stream, plain source), or None where the stream won't fit."""
-    language: str
+PackedForm = Callable[[bytes, bytes], bytes | None]
+"""How one language unpacks: the packed file from (raw stream, plain source), or None where
+the stream cannot sit in that file."""
 
 
 def _python(raw: bytes, plain: bytes) -> bytes:
@@ -123,12 +118,12 @@ def _javascript(raw: bytes, plain: bytes) -> bytes | None:
     return stub.encode() + raw
 
 
-PACKERS: dict[str, Packer] = {
-    "python": Packer(_python, "Python 3"),
-    "perl": Packer(_perl, "Perl 5"),
-    "ruby": Packer(_ruby, "Ruby"),
-    "javascript": Packer(_javascript, "JavaScript (Node.js)"),
-    "php": Packer(_php, "PHP"),
+PACKERS: dict[str, PackedForm] = {
+    "python": _python,
+    "perl": _perl,
+    "ruby": _ruby,
+    "javascript": _javascript,
+    "php": _php,
 }
 
 
@@ -158,8 +153,8 @@ def packed_manifest(language: str) -> str:
 
 def packed(language: str, plain: bytes, current: bytes | None = None, zopfli: bool = True) -> bytes:
     """The shortest packed file for `plain`; `current`, if it unpacks to `plain`, competes."""
-    packer = PACKERS[language]
-    candidates = [f for f in (packer.pack(raw, plain) for raw in raw_streams(plain, zopfli)) if f]
+    form = PACKERS[language]
+    candidates = [f for f in (form(raw, plain) for raw in raw_streams(plain, zopfli)) if f]
     if current is not None and unpacked(language, current) == plain:
         candidates.insert(0, current)
     if not candidates:
@@ -174,7 +169,7 @@ def unpacked(language: str, packed_file: bytes) -> bytes | None:
             plain = zlib.decompress(raw, -15)
         except zlib.error:
             continue
-        if PACKERS[language].pack(raw, plain) == packed_file:
+        if PACKERS[language](raw, plain) == packed_file:
             return plain
     return None
 
