@@ -15,8 +15,8 @@ from judge.boxes import BOX_COUNT, needs_box
 from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, is_blank, is_border,
                            is_new_game, read_box_line, read_cells, split_one_line_dump)
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
-from judge.stops import (Failed, HungAfterEnd, OutputEnded, OutputOverLimit, Stalled,
-                         WallTimeOver)
+from judge.stops import (Failed, HungAfterEnd, InputClosed, OutputEnded, OutputOverLimit,
+                         Stalled, WallTimeOver)
 from judge.verdict import Failure, Place, Stall
 
 TRANSCRIPT_TAIL: Final = 16
@@ -61,6 +61,7 @@ class Reader:
         self.game_log.append("> " + text)
         if not self.session.send_line(text):
             self.transcript.append("  (the program no longer reads its input)")
+            raise InputClosed()
 
     def _received(self, text: str, *, noted: bool = False) -> str:
         """Note a line the program printed (unless already noted in the transcript)."""

@@ -56,9 +56,23 @@ class Stalled(Stop):
 
 
 class OutputEnded(Stop):
-    """The program's output ended before the run was over."""
+    """The program's output ended before the run was over: it exited, or closed its stdout."""
 
     aftermath = Aftermath.WAIT_EXIT
+
+    def noted(self, facts: Facts) -> Facts:
+        """The facts with the output closed (what matters only if the program still runs)."""
+        return replace(facts, closed="its standard output")
+
+
+class InputClosed(Stop):
+    """The program no longer reads its input: it exited, or closed its stdin."""
+
+    aftermath = Aftermath.WAIT_EXIT
+
+    def noted(self, facts: Facts) -> Facts:
+        """The facts with the input closed (what matters only if the program still runs)."""
+        return replace(facts, closed="its standard input")
 
 
 class OutputOverLimit(Stop):

@@ -127,6 +127,8 @@ class Facts:
     wall_time_over: bool = False
     cpu_time_over: bool = False
     hung_after_end: bool = False
+    closed: str = ""
+    """The stream the program closed before the end, `its standard input` or `... output`."""
     judge_fault: str = ""
 
 
@@ -207,6 +209,12 @@ def decide(facts: Facts) -> Decision:
         failure = facts.exit_failure
         return Decision(Verdict.WRONG_ANSWER, Check.EXIT, failure.got, failure.place,
                         failure.expected, failure.got)
+    if facts.closed and ending is not None and ending.killed_by_judge and not facts.finished:
+        could_not = ("send it the next line" if facts.closed.endswith("input")
+                     else "read the rest of the session")
+        return Decision(Verdict.RUNTIME_ERROR, None,
+                        f"it closed {facts.closed} and went on running, so the judge could "
+                        f"not {could_not}", facts.place)
     if facts.stall is not None:
         stall = facts.stall
         return Decision(Verdict.IDLE, stall.check,

@@ -273,3 +273,20 @@ def test_the_markdown_leaderboard_escapes_manifest_text(
     row = markdown.read_text().splitlines()[2]
     assert row.startswith("| b\\|a\\`d | Py\\\\x1b\\]0;owned\\\\x07 \\| \\`x\\` | ")
     assert row.replace("\\|", "").count("|") == 7 and ESCAPE not in row
+
+
+@pytest.mark.parametrize("name, stream, could_not", [
+    ("closes-stdin", "input", "send it the next line"),
+    ("closes-stdout", "output", "read the rest of the session"),
+])
+def test_a_program_that_closes_its_stdin_or_stdout_is_rejected_saying_so(
+        name: str, stream: str, could_not: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = ROOT / "tests" / "submissions" / "runtime-error" / name
+    report = tmp_path / "r.json"
+    assert main(["--games", "2", "--seed", "1", "--transport", "pipe", "--grace", "0.5",
+                 "--json", str(report), str(folder)]) == 1
+    out, _ = lines(capsys)
+    assert out[-1] == "runtime-error"
+    assert json.loads(report.read_text())["reason"] == (
+        f"it closed its standard {stream} and went on running, so the judge could not {could_not}")
