@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final
 
 from reference.board import EMPTY, O, X, Board, Cell, play, winner
 from reference.outcome import Outcome
-from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry, inverse
+from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry, inverse, stabiliser
 
 from judge.boxes import BOX_COUNT, Draw, box_labels, orientations
 from judge.formats import BeadError, Counts, Symbols, UnreadableError, bead_squares, read_box_line
@@ -19,6 +20,8 @@ from judge.verdict import Check, Ending, Failure, Place
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""
 REFILL: Final = 3
+PAST: Final = {Outcome.WIN: "won", Outcome.DRAW: "drew", Outcome.LOSS: "lost"}
+"""MENACE's result in a sentence: "MENACE won here"."""
 KEPT: Final = {outcome: 1 + change for outcome, change in BEAD_CHANGE.items()}
 """Beads of the drawn square back in the box after the game, by MENACE's result."""
 
@@ -224,6 +227,26 @@ def dump(texts: list[str], reader: BoxReader, place: Place) -> tuple[Failure | N
                           readings=readings)
 
 
+def first_empty_boxes(boxes: Boxes, draws: list[Draw], outcome: Outcome,
+                      place: Place) -> Failure | None:
+    """Check 5 on the first dump: a box can be empty only if game 1 drew its last bead and lost.
+
+    Every box starts with a bead (SPEC 4), so under the on-draw reading a box is empty only
+    after a game that took its last bead and did not put it back. Later dumps are held to
+    this by the learning check, which compares each box with the one before.
+    """
+    drawn = {draw.label for draw in draws}
+    for label, counts in boxes.items():
+        if not any(counts) and (label not in drawn or outcome is not Outcome.LOSS):
+            why = ("MENACE did not draw from it in game 1" if label not in drawn
+                   else f"MENACE {PAST[outcome]} game 1, so its bead went back")
+            return Failure(Check.DUMP, place,
+                           "an empty box only where a lost game took its last bead",
+                           f"box {label} is empty, but every box starts with a bead and {why}",
+                           subject=label)
+    return None
+
+
 def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
                place: Place) -> tuple[Failure | None, ReadDump]:
     """Check 5 on a dump, reading again only the lines that differ from the previous dump's."""
@@ -289,18 +312,42 @@ def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, r
     others = after.keys() if changed is None else changed
     labels = [*drawn, *sorted(label for label in others if label not in drawn)]
     for label in labels:
-        counts, old = after[label], before[label]
+        frames, old = label_frames(label, after[label]), before[label]
         draw = drawn.get(label)
         if draw is None:
-            if counts != old:
+            if old not in frames:
                 return Failure(Check.LEARNING, place,
                                f"box {label} unchanged (MENACE did not draw from it): {show(old)}",
-                               show(counts), subject=label)
-        elif not _box_change_ok(old, counts, draw.squares, outcome, refill):
+                               show(after[label]), subject=label)
+        elif not any(_box_change_ok(old, counts, draw.squares, outcome, refill)
+                     for counts in frames):
             return Failure(Check.LEARNING, place,
                            f"box {label}: {_expected_change(old, draw.squares, outcome, refill)}",
-                           show(counts), subject=label)
+                           show(after[label]), subject=label,
+                           evidence=_learnt_as(old, frames, draw.squares, outcome, refill))
     return None
+
+
+@cache
+def label_frames(label: Board, counts: Counts) -> frozenset[Counts]:
+    """The beads of a box in each of its label's frames: moved by each symmetry of the label.
+
+    A label with symmetries can carry its beads in any of its frames, so a box is compared
+    with the previous dump up to these.
+    """
+    return frozenset(tuple(counts[PERMUTATIONS[inverse(g)][c]] for c in range(9))
+                     for g in stabiliser(label))
+
+
+def _learnt_as(before: Counts, frames: frozenset[Counts], squares: frozenset[Cell],
+               outcome: Outcome, refill: str) -> tuple[str, ...]:
+    """In words, the result the program learned for when it scored the game wrongly."""
+    for other in Outcome:
+        if other is not outcome and any(_box_change_ok(before, counts, squares, other, refill)
+                                        for counts in frames):
+            return (f"MENACE {PAST[outcome]} here, but the program learned as for a "
+                    f"{other.word}",)
+    return ()
 
 
 def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,

@@ -199,12 +199,15 @@ class Referee:
         else:
             failure, dump = checks.dump_since(previous, texts, self.box_reader, self.place)
         fail(failure)
+        if previous is None and dump.boxes is not None:
+            fail(checks.first_empty_boxes(dump.boxes, draws, outcome, self.place))
         if previous is not None:
             if dump.boxes is not None and previous.boxes is not None:
                 failure = checks.learning(previous.boxes, dump.boxes, draws, outcome,
                                           self.manifest.refill, self.place, dump.changed)
                 if failure is not None:
                     failure = replace(failure, evidence=(
+                        *failure.evidence,
                         "previous dump: " + self._printed(previous, failure.subject),
                         "this dump:     " + self._printed(dump, failure.subject)))
                 fail(failure)

@@ -227,3 +227,34 @@ def test_exit_statuses() -> None:
     assert exit_status(Verdict.ACCEPTED) == 0
     assert exit_status(Verdict.JUDGE_ERROR) == 3
     assert {exit_status(v) for v in Verdict} == {0, 1, 3}
+
+
+def test_learning_compares_a_symmetric_box_up_to_its_label_frames() -> None:
+    """A box whose label has a symmetry may carry its beads mirrored in the next dump."""
+    orbit = square_orbit(CORNER_BOX, Cell(1))
+    before = full_dump({CORNER_BOX: counts(1, 1, 3, 2)})
+    mirrored = full_dump({CORNER_BOX: counts(3, 3, 1, 6)})  # squares 1, 3 and 2, 6 swapped
+    assert checks.learning(before, mirrored, [], Outcome.DRAW, "on-empty", PLACE) is None
+    assert checks.learning(before, mirrored, [Draw(CORNER_BOX, orbit)], Outcome.DRAW,
+                           "on-empty", PLACE) is None
+    changed = full_dump({CORNER_BOX: counts(3, 3, 1, 2)})
+    assert checks.learning(before, changed, [], Outcome.DRAW, "on-empty", PLACE) is not None
+
+
+def test_learning_says_which_result_the_program_learned_for() -> None:
+    """A win learned as a draw is named in words."""
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    before = full_dump({CORNER_BOX: counts(0, 1)})
+    failure = checks.learning(before, before, [draw], Outcome.WIN, "on-empty", PLACE)
+    assert failure is not None
+    assert failure.evidence == ("MENACE won here, but the program learned as for a draw",)
+
+
+def test_an_empty_box_in_the_first_dump_needs_a_lost_game_that_emptied_it() -> None:
+    """Every box starts with a bead: empty after game 1 only if drawn from and the game lost."""
+    boxes = full_dump({CORNER_BOX: counts()})
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    assert checks.first_empty_boxes(boxes, [draw], Outcome.LOSS, PLACE) is None
+    for draws, outcome in (([draw], Outcome.WIN), ([], Outcome.LOSS)):
+        failure = checks.first_empty_boxes(boxes, draws, outcome, PLACE)
+        assert failure is not None and failure.check is Check.DUMP
