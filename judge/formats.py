@@ -26,6 +26,10 @@ class UnreadableError(ValueError):
     """Output that is not in any form the judge can read."""
 
 
+class AmbiguousError(UnreadableError):
+    """Output that SPEC 8 lets be read two ways: the message says which, and how to declare."""
+
+
 @dataclass(frozen=True)
 class Symbols:
     """Which characters mean X, O and empty in boards and labels."""
@@ -81,28 +85,47 @@ def _list_cells(text: str) -> str | None:
     return None
 
 
-def _raw_cells(line: str) -> str | None:
-    """The cell characters of a row or one-line board, before symbols are read."""
-    text = line.strip()
+def _raw_cells(line: str, spaces_empty: bool = True) -> str | None:
+    """The cell characters of a row or one-line board, before symbols are read.
+
+    Where spaces can stand for empty squares, a line's leading and trailing spaces are cells:
+    `   X     ` is one line of nine, `X  ` a row, `X    ` a row of cells spaced out.
+    """
+    raw = line.rstrip("\r\n")
+    text = raw.strip()
     if text.startswith("[") or text.startswith("("):
         return _list_cells(text)
     if "|" in text:
         return "".join(piece.strip() or " " for piece in text.strip("|").split("|"))
-    if " " in text:
-        tokens = text.split()
-        if all(len(token) == 1 for token in tokens) and len(tokens) in (3, 9):
-            return "".join(tokens)
-        raw = line.rstrip("\r\n")
-        if len(raw) in (5, 17) and all(c == " " for c in raw[1::2]):
-            return raw[::2]
-        return raw if len(raw) in (3, 9) else None
-    return text
+    if " " not in raw:
+        return text
+    if spaces_empty and len(raw) in (5, 17) and all(c == " " for c in raw[1::2]):
+        return raw[::2]
+    tokens = text.split()
+    if all(len(token) == 1 for token in tokens) and len(tokens) in (3, 9) and \
+            not (spaces_empty and len(raw) in (3, 9)):
+        return "".join(tokens)
+    return raw if spaces_empty and len(raw) in (3, 9) else None
+
+
+def ambiguity(line: str, symbols: Symbols) -> str:
+    """Why a line may be read two ways, and how to say which, or "" when it may not."""
+    raw = line.rstrip("\r\n")
+    tokens = raw.split()
+    empties = [c for c, mark in symbols.table.items() if mark == EMPTY]
+    if " " in empties and len(empties) > 1 and len(raw) == 9 and len(tokens) == 3 and \
+            all(len(token) == 1 for token in tokens):
+        return (f"{raw!r} is either a row of three cells separated by spaces or one line of "
+                "nine cells with spaces for empty squares; declare the empty square in "
+                "submission.toml: empty = \" \" for one line of nine, or the symbol used "
+                "(empty = \".\", say) for rows")
+    return ""
 
 
 def read_cells(line: str, symbols: Symbols) -> str | None:
     """A row (3 cells) or a whole board (9 cells) in canonical symbols, or None."""
-    raw = _raw_cells(line)
-    if raw is None or len(raw) not in (3, 9):
+    raw = _raw_cells(line, symbols.table.get(" ") == EMPTY)
+    if raw is None or len(raw) not in (3, 9) or ambiguity(line, symbols):
         return None
     return symbols.board(raw)
 
@@ -121,7 +144,8 @@ class BoardAssembler:
         if line in self.known:
             cells = self.known[line]
         else:
-            if is_blank(line):
+            if is_blank(line) and (self.symbols.table.get(" ") != EMPTY
+                                   or len(line.rstrip("\r\n")) not in (3, 5, 9, 17)):
                 return None
             cells = read_cells(line, self.symbols)
             if len(self.known) < 100_000:
@@ -129,6 +153,9 @@ class BoardAssembler:
         if cells is None:
             if is_border(line):
                 return None
+            why = ambiguity(line, self.symbols)
+            if why:
+                raise AmbiguousError(why)
             raise UnreadableError(f"not a board row: {line!r}")
         if len(cells) == 9:
             if self.rows:

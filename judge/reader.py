@@ -12,8 +12,9 @@ from reference.board import EMPTY, Board
 
 from judge import checks
 from judge.boxes import BOX_COUNT, needs_box
-from judge.formats import (BoardAssembler, BoxLine, Symbols, UnreadableError, is_blank, is_border,
-                           is_new_game, read_box_line, read_cells, split_one_line_dump)
+from judge.formats import (AmbiguousError, BoardAssembler, BoxLine, Symbols, UnreadableError,
+                           is_blank, is_border, is_new_game, read_box_line, read_cells,
+                           split_one_line_dump)
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
 from judge.stops import (Failed, HungAfterEnd, InputClosed, OutputEnded, OutputOverLimit,
                          Stalled, WallTimeOver)
@@ -140,10 +141,11 @@ class Reader:
             text = self.line(place)
             try:
                 board = assembler.take(text)
-            except UnreadableError:
+            except UnreadableError as error:
                 if not assembler.started:
                     self._not_a_board(before, text, place)
-                fail(Failure(None, place, "a board", text))
+                fail(Failure(None, place, "a board",
+                             str(error) if isinstance(error, AmbiguousError) else text))
                 raise
             if board is not None:
                 return board

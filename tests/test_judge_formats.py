@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from conftest import boards, symmetries
 from judge.boxes import BOX_COUNT, box_labels, orientations
-from judge.formats import (CANONICAL_SYMBOLS, BoardAssembler, Symbols, UnreadableError,
-                           bead_counts, guess_numbering, is_border, move_text, read_box_line,
-                           split_one_line_dump, to_label_frame)
+from judge.formats import (CANONICAL_SYMBOLS, AmbiguousError, BoardAssembler, Symbols,
+                           UnreadableError, bead_counts, guess_numbering, is_border, move_text,
+                           read_box_line, read_cells, split_one_line_dump, to_label_frame)
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
@@ -153,3 +153,17 @@ def test_unlabelled_and_one_line_dumps_are_read() -> None:
     assert groups is not None and len(groups) == 304
     with pytest.raises(UnreadableError):
         read_box_line("\x00\x01garbage", CANONICAL_SYMBOLS)
+
+
+def test_spaces_for_empty_squares_are_cells_in_every_form() -> None:
+    """SPEC 8: a space for an empty square, with or without separators, in rows or one line."""
+    assert read_cells("   X     ", CANONICAL_SYMBOLS) == "...X....."
+    assert read_cells("X  ", CANONICAL_SYMBOLS) == "X.."
+    assert read_cells("X    ", CANONICAL_SYMBOLS) == "X.."
+    assert [BoardAssembler(CANONICAL_SYMBOLS).take(line) for line in ("   ",)] == [None]
+    assembler = BoardAssembler(CANONICAL_SYMBOLS)
+    assert [assembler.take(line) for line in ("X  ", " O ", "   ")][-1] == "X...O...."
+    with pytest.raises(AmbiguousError, match='declare the empty square'):
+        BoardAssembler(CANONICAL_SYMBOLS).take("X   O   X")
+    assert read_cells("X   O   X", Symbols.declared(empty=" ")) == "X...O...X"
+    assert read_cells("X   O   X", Symbols.declared(empty=".")) == "XOX"
