@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -56,7 +57,8 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Exit with status 2 and a one-line message naming the problem."""
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        self.exit(2, f"{self.prog}: {shown} (see --help)\n")
 
 
 def beads_option(text: str) -> tuple[int, int, int, int]:
@@ -174,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = build_parser().parse_args(arguments)
     except SystemExit as stop:
         return int(stop.code or 0)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # a line that is not text is not a move either
     console = Console(sys.stdin, sys.stdout, sys.stderr, interactive=sys.stdin.isatty())
     try:
         rules = rules_from(options)
