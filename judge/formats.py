@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from reference.board import EMPTY, O, X, Board, Cell
@@ -109,7 +110,11 @@ def _raw_cells(line: str, spaces_empty: bool = True) -> str | None:
 
 
 def ambiguity(line: str, symbols: Symbols) -> str:
-    """Why a line may be read two ways, and how to say which, or "" when it may not."""
+    """Why a line may be read two ways, and how to say which, or "" when it may not.
+
+    The judge settles it by the form of the boards read before (a game's first board, with
+    one X, is never ambiguous); this is for a line met before any board.
+    """
     raw = line.rstrip("\r\n")
     tokens = raw.split()
     empties = [c for c, mark in symbols.table.items() if mark == EMPTY]
@@ -130,14 +135,30 @@ def read_cells(line: str, symbols: Symbols) -> str | None:
     return symbols.board(raw)
 
 
+class BoardForm(StrEnum):
+    """How a program prints its boards, as far as an ambiguous line needs to know."""
+
+    LINE = "one line of nine cells"
+    ROWS = "three rows of three cells"
+
+
+def _resolved(line: str, symbols: Symbols, form: BoardForm) -> str | None:
+    """An ambiguous line read in the form the program's boards have had so far."""
+    raw = line.rstrip("\r\n")
+    return symbols.board(raw if form is BoardForm.LINE else "".join(raw.split()))
+
+
 class BoardAssembler:
     """Collects rows, one line at a time, until a whole board has been read."""
 
-    def __init__(self, symbols: Symbols, known: dict[str, str | None] | None = None) -> None:
+    def __init__(self, symbols: Symbols, known: dict[str, str | None] | None = None,
+                 form: BoardForm | None = None) -> None:
         self.symbols = symbols
         self.rows: list[str] = []
         self.known = {} if known is None else known
         """Lines already read, with their cells: boards repeat a lot, so a shared dict pays."""
+        self.form = form
+        """The form of the boards read so far, which settles an ambiguous line."""
 
     def take(self, line: str) -> Board | None:
         """The board completed by this line, or None if more rows are needed."""
@@ -154,18 +175,24 @@ class BoardAssembler:
             if is_border(line):
                 return None
             why = ambiguity(line, self.symbols)
-            if why:
+            if not why:
+                raise UnreadableError(f"not a board row: {line!r}")
+            if self.form is None or (self.form is BoardForm.LINE and self.rows):
                 raise AmbiguousError(why)
-            raise UnreadableError(f"not a board row: {line!r}")
+            cells = _resolved(line, self.symbols, self.form)
+            if cells is None:
+                raise UnreadableError(f"not a board row: {line!r}")
         if len(cells) == 9:
             if self.rows:
                 raise UnreadableError(f"a whole board in the middle of one: {line!r}")
+            self.form = BoardForm.LINE
             return cells
         self.rows.append(cells)
         if len(self.rows) < 3:
             return None
         board = "".join(self.rows)
         self.rows = []
+        self.form = BoardForm.ROWS
         return board
 
     @property

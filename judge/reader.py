@@ -12,9 +12,9 @@ from reference.board import EMPTY, Board
 
 from judge import checks
 from judge.boxes import BOX_COUNT, needs_box
-from judge.formats import (AmbiguousError, BoardAssembler, BoxLine, Symbols, UnreadableError,
-                           is_blank, is_border, is_new_game, read_box_line, read_cells,
-                           split_one_line_dump)
+from judge.formats import (AmbiguousError, BoardAssembler, BoardForm, BoxLine, Symbols,
+                           UnreadableError, is_blank, is_border, is_new_game, read_box_line,
+                           read_cells, split_one_line_dump)
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
 from judge.stops import (Failed, HungAfterEnd, InputClosed, OutputEnded, OutputOverLimit,
                          Stalled, WallTimeOver)
@@ -49,6 +49,8 @@ class Reader:
         self.in_dump = False
         self.extensions = 0
         self.known_rows: dict[str, str | None] = {}
+        self.board_form: BoardForm | None = None
+        """The form of the boards printed so far: one line, or rows."""
 
     def new_game_log(self) -> None:
         """Start the log of a new game."""
@@ -136,7 +138,7 @@ class Reader:
 
     def board(self, before: Board, place: Place) -> Board:
         """The next board printed; game-end or presentation failures otherwise."""
-        assembler = BoardAssembler(self.symbols, self.known_rows)
+        assembler = BoardAssembler(self.symbols, self.known_rows, self.board_form)
         while True:
             text = self.line(place)
             try:
@@ -148,6 +150,7 @@ class Reader:
                              str(error) if isinstance(error, AmbiguousError) else text))
                 raise
             if board is not None:
+                self.board_form = assembler.form
                 return board
 
     def _not_a_board(self, before: Board, text: str, place: Place) -> None:

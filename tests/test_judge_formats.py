@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 
 from conftest import boards, symmetries
 from judge.boxes import BOX_COUNT, box_labels, orientations
-from judge.formats import (CANONICAL_SYMBOLS, AmbiguousError, BoardAssembler, Symbols,
-                           UnreadableError, bead_counts, guess_numbering, is_border, move_text,
-                           read_box_line, read_cells, split_one_line_dump, to_label_frame)
+from judge.formats import (CANONICAL_SYMBOLS, AmbiguousError, BoardAssembler, BoardForm,
+                           Symbols, UnreadableError, bead_counts, guess_numbering, is_border,
+                           move_text, read_box_line, read_cells, split_one_line_dump,
+                           to_label_frame)
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
@@ -165,5 +166,8 @@ def test_spaces_for_empty_squares_are_cells_in_every_form() -> None:
     assert [assembler.take(line) for line in ("X  ", " O ", "   ")][-1] == "X...O...."
     with pytest.raises(AmbiguousError, match='declare the empty square'):
         BoardAssembler(CANONICAL_SYMBOLS).take("X   O   X")
+    assert BoardAssembler(CANONICAL_SYMBOLS, form=BoardForm.LINE).take("X   O   X") == "X...O...X"
+    rows = BoardAssembler(CANONICAL_SYMBOLS, form=BoardForm.ROWS)
+    assert [rows.take(line) for line in ("X   O   X", "   ", "   ")][-1] == "XOX......"
     assert read_cells("X   O   X", Symbols.declared(empty=" ")) == "X...O...X"
     assert read_cells("X   O   X", Symbols.declared(empty=".")) == "XOX"
