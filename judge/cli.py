@@ -250,6 +250,8 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
             write_atomically(replay_path, replay_text(run.replay))
         except OutputError as error:
             problems.append(f"could not write the replay: {error}")
+            if replay_path is not None and args.save_replay is None:
+                replay_path.unlink(missing_ok=True)  # the empty file that reserved its name
             replay_path = None
     writes: list[tuple[Path | None, str, Callable[[], str]]] = [
         (args.json, "the JSON report", lambda: json_text(run)),

@@ -145,6 +145,18 @@ def test_a_second_process_with_the_same_boxes_is_refused_and_the_first_keeps_pla
     assert sorted(p.name for p in tmp_path.iterdir()) == ["menace.json"]
 
 
+def test_a_training_whose_save_fails_says_so_and_keeps_the_old_boxes(tmp_path: Path) -> None:
+    boxes = tmp_path / "menace.json"
+    assert play(["train", "--games", "5", "--boxes", str(boxes), "--quiet"], "")[0] == 0
+    before = boxes.read_bytes()
+    with interrupted("disk full", after=0):
+        status, out, err = play(["train", "--games", "5", "--boxes", str(boxes), "--quiet"], "")
+    assert status == 1 and out == "" and len(err.splitlines()) == 1
+    assert "No space left on device; it still holds the boxes from before this run" in err
+    assert boxes.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["menace.json"]
+
+
 def test_the_lock_is_free_again_once_released(tmp_path: Path) -> None:
     boxes = tmp_path / "menace.json"
     with BoxesLock(boxes):

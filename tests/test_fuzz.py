@@ -31,9 +31,11 @@ import reference.study.pictures
 from judge.cli import main as judge_main
 from reference.__main__ import main as reference_main
 
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
+EXAMPLES = os.environ.get("FUZZ_EXAMPLES")
+"""More examples on request (`FUZZ_EXAMPLES=400`, random each time); else few, derandomized."""
+FUZZ = settings(max_examples=int(EXAMPLES or 40), deadline=None, derandomize=EXAMPLES is None,
                 suppress_health_check=[HealthCheck.too_slow])
-"""Few examples each, derandomized: the whole module runs in a few seconds."""
+"""The default runs the whole module in a few seconds."""
 
 FILE = "FILE"
 """In a fuzzed argument list, the path of the file whose bytes are fuzzed."""

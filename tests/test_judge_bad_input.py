@@ -127,6 +127,23 @@ def test_a_replay_folder_that_others_can_use_is_refused_and_the_verdict_kept(
     assert not any(folder.iterdir())
 
 
+def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    def full_disk(source: str, destination: Path) -> None:
+        """The disk is full."""
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("judge.outputs.os.replace", full_disk)
+    assert main(["--games", "3", "--seed", "3", str(LEARNING_LOSS)]) == 1
+    out, _ = lines(capsys)
+    assert out[-1] == "wrong-answer learning"
+    assert out[-2].startswith("could not write the replay: ") and "No space left" in out[-2]
+    assert not any("replay: python -m judge" in line for line in out)
+    assert not any(replay_folder(tmp_path / "cache").iterdir())
+
+
 def test_a_saved_replay_replaces_a_planted_link_and_never_follows_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     victim = tmp_path / "victim.txt"
