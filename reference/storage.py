@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -20,6 +21,8 @@ from reference.board import Board, InvalidBoardError, validate
 
 FORMAT: Final = "menace-boxes"
 VERSION: Final = 1
+LARGEST_FILE: Final = 64 << 20
+"""The largest boxes file read, in bytes: 304 boxes take tens of KB, even after long training."""
 
 
 class BoxFileError(ValueError):
@@ -157,9 +160,16 @@ class BoxesLock:
 def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
     """The boxes and the number of games learned from, read from `path`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise BoxFileError(f"{str(path)!r} is not a regular file")
+            raw = file.read(LARGEST_FILE + 1)
     except OSError as error:
         raise BoxFileError(f"cannot read {str(path)!r}: {error.strerror}") from error
+    if len(raw) > LARGEST_FILE:
+        raise BoxFileError(f"{str(path)!r} is larger than {LARGEST_FILE >> 20} MB: not a boxes file")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BoxFileError(f"{str(path)!r} is not a text file") from error
     try:

@@ -70,6 +70,13 @@ def test_a_number_of_thousands_of_digits_in_a_boxes_file_is_refused(tmp_path: Pa
     assert status == 2 and "is not a MENACE boxes file" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_a_boxes_file_that_is_a_device_is_refused_before_reading_it(device: str) -> None:
+    for argv in (["--boxes", device], ["evaluate", "--games", "10", "--boxes", device]):
+        status, out, err = play(argv, "1\n" + MOVES)
+        assert status == 2 and out == "" and "not a regular file" in err
+
+
 def test_a_dangling_link_is_refused_before_the_first_game(tmp_path: Path) -> None:
     link = tmp_path / "menace.json"
     link.symlink_to(tmp_path / "gone" / "menace.json")
