@@ -110,19 +110,16 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
     )
 
 
-def _inside(path: str, folder: Path) -> bool:
-    """True when `path`, relative to `folder`, stays inside it, links included."""
-    inside = folder.resolve()
-    return not path.startswith("/") and (inside / path).resolve().is_relative_to(inside)
-
-
 def check_program(program: str, folder: Path) -> None:
     """Refuse a command whose program lies outside the submission's folder.
 
     A bare name (`perl`) is looked up on PATH; a path (`./run.sh`, `bin/x`) must stay inside
     the folder, links included.
     """
-    if "/" in program and not _inside(program, folder):
+    if "/" not in program:
+        return
+    inside = folder.resolve()
+    if program.startswith("/") or not (inside / program).resolve().is_relative_to(inside):
         raise ManifestError(
             f"command {program!r} lies outside the submission's folder: a path must stay inside "
             "the folder, and a bare name is looked up on PATH")
@@ -139,8 +136,6 @@ def read_manifest(folder: Path) -> Manifest:
         raise ManifestError(f"{path} is not UTF-8 text") from None
     manifest = parse_manifest(text, folder.resolve())
     check_program(manifest.command[0], folder)
-    if manifest.source and not _inside(manifest.source, folder):
-        raise ManifestError(f"source {manifest.source!r} lies outside the submission's folder")
     return manifest
 
 

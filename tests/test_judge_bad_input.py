@@ -254,15 +254,6 @@ def test_a_manifest_command_outside_its_folder_is_refused(
     assert len(err) == 1 and f"command '{program}' lies outside the submission's folder" in err[0]
 
 
-@pytest.mark.usefixtures("never_run")
-def test_a_manifest_source_outside_its_folder_is_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "submission.toml").write_text('command = ["perl", "m.pl"]\nsource = "../../etc/passwd"\n')
-    assert main([str(tmp_path)]) == 2
-    _, err = lines(capsys)
-    assert err == ["menace-judge: source '../../etc/passwd' lies outside the submission's folder"]
-
-
 def hostile(folder: Path) -> Path:
     """A submission that crashes, its language and its stderr full of terminal escapes."""
     folder.mkdir()
