@@ -13,6 +13,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -118,3 +119,12 @@ def test_python_literals_survive_every_byte() -> None:
     data = bytes(range(256)) + b"\\" + b"\x00" + b"7\\'\\"
     literal = pack.python_literal(data)
     assert eval(literal.decode("latin-1")).encode("latin-1") == data
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_overview_gives_the_plain_and_packed_sizes(language: str) -> None:
+    name = tomllib.loads((ROOT / "golf" / language / "submission.toml").read_text(encoding="utf-8"))
+    plain = pack.plain_path(language).stat().st_size
+    packed = pack.packed_path(language).stat().st_size
+    overview = (ROOT / "golf" / "README.md").read_text(encoding="utf-8")
+    assert f"| {name['language']} | {plain} | {packed} |" in overview
