@@ -13,6 +13,7 @@ import time
 from functools import partial
 from collections.abc import Callable
 
+from judge.options import OpponentKind
 from judge.simulation import Fault, Rejections, simulate
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -67,7 +68,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=100)
-    parser.add_argument("--opponent", default="mixed")
+    parser.add_argument("--opponent", type=OpponentKind, choices=list(OpponentKind),
+                        default=OpponentKind.MIXED)
     options = parser.parse_args()
     start = time.perf_counter()
     alarms = sum(caught(outcome, check) for seed in range(options.runs)

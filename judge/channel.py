@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final, Protocol
 
+from judge.options import Transport
 from judge.processes import ProcessReading
 from judge.verdict import Ending
 
@@ -33,8 +34,8 @@ class Channel(Protocol):
     """A running program, line by line: send, read within a time limit, close."""
 
     @property
-    def transport(self) -> str:
-        """How the lines travel: 'pty' or 'pipe'."""
+    def transport(self) -> Transport:
+        """How the lines travel."""
         ...
 
     def send_line(self, text: str) -> bool:

@@ -15,6 +15,7 @@ from judge.boxes import BOX_COUNT, Draw, box_labels, orientations
 from judge.formats import BeadError, Counts, Symbols, UnreadableError, bead_squares, read_box_line
 from judge.randomness import (DrawStatistics, Drawn, Evidence, RefillStatistics, Refilled,
                               counts_of, refill_beads)
+from judge.options import BeadFormat, RefillRule
 from judge.verdict import Check, Ending, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
@@ -146,10 +147,10 @@ class BoxReading:
 class BoxReader:
     """Reads dump lines under fixed declarations, remembering each distinct line once read."""
 
-    def __init__(self, symbols: Symbols, numbering: str, refill: str) -> None:
+    def __init__(self, symbols: Symbols, numbering: BeadFormat, refill: RefillRule) -> None:
         self.symbols = symbols
         self.numbering = numbering
-        self.empty_allowed = refill == "on-draw"
+        self.empty_allowed = refill is RefillRule.ON_DRAW
         self.cache: dict[str, BoxReading] = {}
 
     def read(self, text: str) -> BoxReading:
@@ -272,11 +273,11 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
 # -- 6. learning -------------------------------------------------------------------------
 
 def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: Outcome,
-                   refill: str) -> bool:
+                   refill: RefillRule) -> bool:
     """True when one drawn box changed as SPEC 5 says (refills included)."""
     kept = KEPT[outcome]
     total_before, total_after = sum(before), sum(after)
-    refilled_from = 1 if refill == "on-empty" else 0
+    refilled_from = 1 if refill is RefillRule.ON_EMPTY else 0
     if total_before == refilled_from:
         extra = REFILL - (1 - refilled_from)
         if total_after != extra + kept:
@@ -291,10 +292,10 @@ def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outc
     return False
 
 
-def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome, refill: str) -> str:
+def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome, refill: RefillRule) -> str:
     """What SPEC 5 says a drawn box becomes, in words."""
     names = "/".join(str(s) for s in sorted(squares))
-    refilled_from = 1 if refill == "on-empty" else 0
+    refilled_from = 1 if refill is RefillRule.ON_EMPTY else 0
     if sum(before) == refilled_from:
         return f"a refill of 3 beads, then the {outcome.word} rule for square {names}"
     delta = {Outcome.WIN: "one more bead", Outcome.DRAW: "no change",
@@ -302,7 +303,7 @@ def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome,
     return f"{show(before)} with {delta} of square {names} ({outcome.word})"
 
 
-def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: str,
+def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: RefillRule,
              place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
     """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
 
@@ -340,7 +341,7 @@ def label_frames(label: Board, counts: Counts) -> frozenset[Counts]:
 
 
 def _learnt_as(before: Counts, frames: frozenset[Counts], squares: frozenset[Cell],
-               outcome: Outcome, refill: str) -> tuple[str, ...]:
+               outcome: Outcome, refill: RefillRule) -> tuple[str, ...]:
     """In words, the result the program learned for when it scored the game wrongly."""
     for other in Outcome:
         if other is not outcome and any(_box_change_ok(before, counts, squares, other, refill)
@@ -417,7 +418,7 @@ class Refills:
         self.statistics = RefillStatistics(random.Random(seed))
 
     def add(self, before: BoxReading, after: BoxReading, squares: frozenset[Cell],
-            outcome: Outcome, refill: str) -> bool:
+            outcome: Outcome, refill: RefillRule) -> bool:
         """Account for a drawn box between two dumps; True when it shows a refill."""
         assert after.label is not None
         beads = refill_beads(before.counts, after.counts, squares, KEPT[outcome], refill)

@@ -9,19 +9,21 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Final, NoReturn
 
-from judge.launch import MAX_GAMES, MAX_SEED, OPPONENT_NAMES, Settings, start_program
-from judge.manifest import (BEAD_FORMATS, MEMORY_MB, MOVE_FORMATS, REFILL_RULES, Manifest,
+from judge import options
+from judge.launch import MAX_GAMES, MAX_SEED, Settings, start_program
+from judge.manifest import (MEMORY_MB, Manifest,
                             ManifestError, is_collection, is_submission, read_manifest)
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
 from judge.replay import Replay, ReplayError, read_replay, replay_text
-from judge.session import Limits
+from judge.options import (BeadFormat, Choice, MoveFormat, OpponentKind, OptionError, RefillRule,
+                           Transport, TransportSource, parse)
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 
-DEFAULT_GAMES: Final = 200
 GAMES_HELP: Final = (
     "games to play (default %(default)s). 200 games take a few seconds against a fast program "
     "and are enough for the rare faults: with the mixed opponent MENACE wins, draws and loses "
@@ -40,6 +42,22 @@ OUTPUT_MB: Final = (1, 1 << 12)
 
 class UsageError(ValueError):
     """A command line the judge cannot act on."""
+
+
+def choice(kind: type[Choice], what: str) -> Callable[[str], Choice]:
+    """An option type: one of an option's choices, or a message naming them all."""
+    def read(text: str) -> Choice:
+        """The choice, or a message naming the choices."""
+        try:
+            return parse(kind, text, what)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return read
+
+
+def braced(kind: type[StrEnum]) -> str:
+    """An option's choices as the usage line shows them: {a,b,c}."""
+    return "{" + ",".join(kind) + "}"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -97,39 +115,51 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", type=Path, help="submission folder, or a folder of them")
     play = parser.add_argument_group("playing")
     play.add_argument("--games", type=whole(1, MAX_GAMES, "a number of games"),
-                      default=DEFAULT_GAMES, help=GAMES_HELP)
+                      default=options.GAMES, help=GAMES_HELP)
     play.add_argument("--seed", type=whole(0, MAX_SEED, "a seed"), default=None,
                       help="the judge's own randomness (opponents); default: random, printed. "
                            "The same seed replays the same opponent moves")
-    play.add_argument("--opponent", choices=OPPONENT_NAMES, default="mixed",
+    play.add_argument("--opponent", type=choice(OpponentKind, "--opponent"),
+                      default=options.OPPONENT, metavar=braced(OpponentKind),
                       help="who plays O (default %(default)s: coverage, random or perfect, "
                            "chosen per game)")
-    play.add_argument("--transport", choices=("pty", "pipe"), default=None,
-                      help="pty (default: a terminal, output line-buffered, echo off) or pipe "
-                           "(strict: a program that never flushes stalls); a replay keeps its own")
+    play.add_argument("--transport", type=choice(Transport, "--transport"), default=None,
+                      metavar=braced(Transport),
+                      help="pty (a terminal, output line-buffered, echo off) or pipe (strict: a "
+                           "program that never flushes stalls); default: the replay's, else the "
+                           f"manifest's, else {options.TRANSPORT}")
     play.add_argument("--replay", type=Path, metavar="FILE",
                       help="play again the seed and opponent moves saved by a rejection; "
                            "a command taken from the file is shown and asked about first")
     play.add_argument("--yes", action="store_true",
                       help="run the command of a --replay file without asking (for scripts)")
     declare = parser.add_argument_group("declarations for a bare COMMAND (SPEC section 8)")
-    declare.add_argument("--moves", choices=MOVE_FORMATS, default="letters")
-    declare.add_argument("--beads", choices=BEAD_FORMATS, default="auto")
-    declare.add_argument("--refill", choices=REFILL_RULES, default="on-empty")
+    declare.add_argument("--moves", type=choice(MoveFormat, "--moves"), default=MoveFormat.LETTERS,
+                         metavar=braced(MoveFormat))
+    declare.add_argument("--beads", type=choice(BeadFormat, "--beads"), default=BeadFormat.AUTO,
+                         metavar=braced(BeadFormat))
+    declare.add_argument("--refill", type=choice(RefillRule, "--refill"),
+                         default=RefillRule.ON_EMPTY, metavar=braced(RefillRule))
     limits = parser.add_argument_group("limits")
-    limits.add_argument("--idle-limit", type=seconds("--idle-limit"), default=3.0, metavar="SECONDS",
+    limits.add_argument("--idle-limit", type=seconds("--idle-limit"), default=options.IDLE_SECONDS,
+                        metavar="SECONDS",
                         help="silence allowed while output is awaited (default %(default)s)")
     limits.add_argument("--time-limit", type=seconds("--time-limit"), default=None,
                         metavar="SECONDS",
-                        help="wall time of the whole run (default 20 + 0.2 s per game)")
-    limits.add_argument("--grace", type=seconds("--grace"), default=2.0, metavar="SECONDS",
+                        help=f"wall time of the whole run (default {options.time_limit(0):g} + "
+                             f"{options.time_limit(1) - options.time_limit(0):g} s per game)")
+    limits.add_argument("--grace", type=seconds("--grace"), default=options.GRACE_SECONDS,
+                        metavar="SECONDS",
                         help="time to exit after the last dump (default %(default)s)")
-    limits.add_argument("--memory-limit", type=whole(*MEMORY_MB, "a number of MB"), default=1024,
+    limits.add_argument("--memory-limit", type=whole(*MEMORY_MB, "a number of MB"),
+                        default=options.MEMORY_MB,
                         metavar="MB",
                         help="address space (default %(default)s MB)")
     limits.add_argument("--output-limit", type=whole(*OUTPUT_MB, "a number of MB"), default=None,
                         metavar="MB",
-                        help="stdout and stderr together (default 8 MB + 128 KB per game)")
+                        help=f"stdout and stderr together (default {options.output_limit(0) >> 20} MB"
+                             f" + {(options.output_limit(1) - options.output_limit(0)) >> 10} KB "
+                             "per game)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     out.add_argument("--transcript", type=Path, metavar="FILE",
@@ -155,16 +185,20 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
                   replay: Replay | None) -> Settings:
     """The run settings from the command line, the manifest and any replay."""
     games = replay.games if replay else args.games
-    time_limit = args.time_limit if args.time_limit is not None else 20 + 0.2 * games
-    output = (args.output_limit << 20) if args.output_limit else (8 << 20) + games * (128 << 10)
-    memory = manifest.memory_mb or args.memory_limit
+    if args.transport is not None:
+        transport, source = args.transport, TransportSource.COMMAND_LINE
+    elif replay is not None:
+        transport, source = replay.transport, TransportSource.REPLAY
+    elif manifest.transport is not None:
+        transport, source = manifest.transport, TransportSource.MANIFEST
+    else:
+        transport, source = options.TRANSPORT, TransportSource.DEFAULT
     return Settings(
         games=games, seed=seed, opponent=replay.opponent if replay else args.opponent,
-        transport=args.transport or (replay.transport if replay else "pty"),
-        idle_seconds=args.idle_limit, time_limit=time_limit,
-        grace_seconds=args.grace,
-        limits=Limits(cpu_seconds=int(time_limit) + 1, memory_mb=memory, file_mb=16,
-                      processes=64, output_bytes=output),
+        transport=transport, transport_source=source,
+        idle_seconds=args.idle_limit, time_limit=args.time_limit, grace_seconds=args.grace,
+        memory_mb=manifest.memory_mb or args.memory_limit,
+        output_bytes=args.output_limit << 20 if args.output_limit else None,
         keep_transcript=args.transcript is not None,
         scripted=replay.moves if replay else None,
     )
@@ -234,7 +268,8 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     if replay is not None and not command and args.path is None:
         confirm(manifest, args.replay, args.yes)
     print(printable(f"judging {manifest.name} ({manifest.language}): {settings.games} games, "
-                    f"seed {seed}, opponent {settings.opponent}, transport {settings.transport}"),
+                    f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
+                    f"(from {settings.transport_source})"),
           flush=True)
     program = start_program(manifest, settings)
     # Loaded only now, while the program starts up: its start-up overlaps the judge's.

@@ -11,6 +11,7 @@ from reference.board import EMPTY, O, X, Board, Cell
 from reference.symmetry import PERMUTATIONS
 
 from judge.boxes import orientations
+from judge.options import BeadFormat, MoveFormat
 
 ROW_LETTERS: Final = "LMR"
 DEFAULT_X: Final = "Xx"
@@ -201,11 +202,11 @@ class BoardAssembler:
         return bool(self.rows)
 
 
-def move_text(cell: Cell, moves: str) -> str:
+def move_text(cell: Cell, moves: MoveFormat) -> str:
     """How the opponent types `cell`: `LL`..`RR`, a digit 1-9, or a digit 0-8."""
-    if moves == "digits":
+    if moves is MoveFormat.DIGITS:
         return str(cell + 1)
-    if moves == "digits0":
+    if moves is MoveFormat.DIGITS0:
         return str(cell)
     row, column = divmod(cell, 3)
     return ROW_LETTERS[row] + ROW_LETTERS[column]
@@ -286,10 +287,10 @@ _LETTER_CELLS: Final = {a + b: Cell(3 * i + j) for i, a in enumerate(ROW_LETTERS
                         for j, b in enumerate(ROW_LETTERS)}
 
 
-def bead_squares(beads: str, numbering: str) -> tuple[Cell, ...]:
+def bead_squares(beads: str, numbering: BeadFormat) -> tuple[Cell, ...]:
     """The square of each bead in the bead text, in the printed frame and the printed order."""
     compact = "".join(beads.split())
-    if numbering == "letters":
+    if numbering is BeadFormat.LETTERS:
         upper = compact.upper()
         if len(upper) % 2:
             raise BeadError(f"odd number of letters in beads {beads.strip()!r}")
@@ -300,7 +301,7 @@ def bead_squares(beads: str, numbering: str) -> tuple[Cell, ...]:
                 raise BeadError(f"bead {upper[i:i + 2]!r} is not a square LL..RR")
             squares.append(cell)
         return tuple(squares)
-    digits = _DIGITS_1 if numbering == "1-9" else _DIGITS_0
+    digits = _DIGITS_1 if numbering is BeadFormat.ONE_TO_NINE else _DIGITS_0
     try:
         return tuple(Cell(digits.index(c)) for c in compact)
     except ValueError:
@@ -308,7 +309,7 @@ def bead_squares(beads: str, numbering: str) -> tuple[Cell, ...]:
         raise BeadError(f"bead {bad!r} is not a square {digits[0]}-{digits[-1]}") from None
 
 
-def bead_counts(beads: str, numbering: str) -> Counts:
+def bead_counts(beads: str, numbering: BeadFormat) -> Counts:
     """The number of beads of each square 0-8 in the bead text, in the printed frame."""
     counts = [0] * 9
     for square in bead_squares(beads, numbering):
@@ -316,21 +317,21 @@ def bead_counts(beads: str, numbering: str) -> Counts:
     return tuple(counts)
 
 
-def guess_numbering(bead_texts: list[str], labels: list[str | None]) -> str:
+def guess_numbering(bead_texts: list[str], labels: list[str | None]) -> BeadFormat:
     """The bead numbering of a first dump: letters, 0-8 or 1-9, from what appears in it."""
     joined = "".join("".join(b.split()) for b in bead_texts)
     if joined and all(c in "LMRlmr" for c in joined):
-        return "letters"
+        return BeadFormat.LETTERS
     has_zero, has_nine = "0" in joined, "9" in joined
     if has_zero != has_nine:
-        return "0-8" if has_zero else "1-9"
+        return BeadFormat.ZERO_TO_EIGHT if has_zero else BeadFormat.ONE_TO_NINE
     if has_zero:
-        return "0-8"
-    for numbering in ("0-8", "1-9"):
+        return BeadFormat.ZERO_TO_EIGHT
+    for numbering in (BeadFormat.ZERO_TO_EIGHT, BeadFormat.ONE_TO_NINE):
         if all(label is None or _beads_legal(label, bead_counts(beads, numbering))
                for label, beads in zip(labels, bead_texts)):
             return numbering
-    return "0-8"
+    return BeadFormat.ZERO_TO_EIGHT
 
 
 def _beads_legal(label: str, counts: Counts) -> bool:

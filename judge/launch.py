@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from judge import options
 from judge.manifest import Manifest
+from judge.options import OpponentKind, Transport, TransportSource
 from judge.session import Limits, Session, SpawnError, minimal_environment, resolve_command
 
-OPPONENT_NAMES: Final = ("random", "perfect", "coverage", "mixed")
-"""The opponents a run can be played against (`judge.opponents` builds them)."""
 MAX_GAMES: Final = 100_000
 """The most games of one run: the time and output limits grow with the games."""
 MAX_SEED: Final = (1 << 64) - 1
@@ -25,18 +25,34 @@ MAX_SEED: Final = (1 << 64) - 1
 
 @dataclass(frozen=True)
 class Settings:
-    """How to judge: games, seed, opponent, transport and time limits (seconds)."""
+    """How to judge: games, seed, opponent, transport and limits; every default from judge.options."""
 
-    games: int = 200
+    games: int = options.GAMES
     seed: int = 1
-    opponent: str = "mixed"
-    transport: str = "pty"
-    idle_seconds: float = 3.0
-    time_limit: float = 60.0
-    grace_seconds: float = 2.0
-    limits: Limits = field(default_factory=Limits)
+    opponent: OpponentKind = options.OPPONENT
+    transport: Transport = options.TRANSPORT
+    transport_source: TransportSource = TransportSource.DEFAULT
+    idle_seconds: float = options.IDLE_SECONDS
+    time_limit: float | None = None
+    """Wall time of the whole run, in seconds; None: `options.time_limit(games)`."""
+    grace_seconds: float = options.GRACE_SECONDS
+    memory_mb: int = options.MEMORY_MB
+    output_bytes: int | None = None
+    """Stdout and stderr together; None: `options.output_limit(games)`."""
     keep_transcript: bool = False
     scripted: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def wall_seconds(self) -> float:
+        """The wall time allowed for the whole run."""
+        return options.time_limit(self.games) if self.time_limit is None else self.time_limit
+
+    @property
+    def limits(self) -> Limits:
+        """The resource limits of the program: CPU time just above the wall time, and the rest."""
+        output = options.output_limit(self.games) if self.output_bytes is None else self.output_bytes
+        return Limits(cpu_seconds=int(self.wall_seconds) + 1, memory_mb=self.memory_mb,
+                      file_mb=options.FILE_MB, processes=options.PROCESSES, output_bytes=output)
 
 
 def working_folder(manifest: Manifest) -> Path:

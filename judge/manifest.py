@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from judge import options
+from judge.options import (BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport,
+                           parse)
+
 MANIFEST_NAME: Final = "submission.toml"
-MOVE_FORMATS: Final = ("letters", "digits", "digits0")
-BEAD_FORMATS: Final = ("auto", "0-8", "1-9", "letters")
-REFILL_RULES: Final = ("on-empty", "on-draw")
-TRANSPORTS: Final = ("pty", "pipe")
 MEMORY_MB: Final = (16, 1 << 20)
 """The allowed address-space limits, in MB, from the manifest or the command line."""
 
@@ -27,14 +27,15 @@ class Manifest:
     command: tuple[str, ...]
     language: str = "unknown"
     source: str = ""
-    moves: str = "letters"
-    beads: str = "auto"
-    refill: str = "on-empty"
+    moves: MoveFormat = MoveFormat.LETTERS
+    beads: BeadFormat = BeadFormat.AUTO
+    refill: RefillRule = RefillRule.ON_EMPTY
     seed_args: tuple[str, ...] = ()
     x: str = ""
     o: str = ""
     empty: str = ""
-    transport: str = "pty"
+    transport: Transport | None = None
+    """The transport the submission asks for; None when it does not say."""
     memory_mb: int = 0
     folder: Path | None = None
     """The submission folder, copied to a fresh working folder for each run."""
@@ -52,14 +53,20 @@ class Manifest:
         return path.stat().st_size if path.is_file() else None
 
 
-def _string(table: dict[str, Any], key: str, default: str, allowed: tuple[str, ...] = ()) -> str:
-    """A string value of the manifest, checked against the allowed ones."""
+def _string(table: dict[str, Any], key: str, default: str) -> str:
+    """A string value of the manifest."""
     value = table.get(key, default)
     if not isinstance(value, str):
         raise ManifestError(f"{key} must be a string, not {value!r}")
-    if allowed and value not in allowed:
-        raise ManifestError(f"{key} must be one of {', '.join(allowed)}, not {value!r}")
     return value
+
+
+def _choice(table: dict[str, Any], key: str, kind: type[Choice], default: Choice) -> Choice:
+    """A value of the manifest that must be one of an option's choices."""
+    try:
+        return parse(kind, table.get(key, default.value), key)
+    except OptionError as error:
+        raise ManifestError(str(error)) from None
 
 
 def _strings(table: dict[str, Any], key: str) -> tuple[str, ...]:
@@ -97,14 +104,15 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
         command=command,
         language=_string(table, "language", "unknown"),
         source=_string(table, "source", ""),
-        moves=_string(table, "moves", "letters", MOVE_FORMATS),
-        beads=_string(table, "beads", "auto", BEAD_FORMATS),
-        refill=_string(table, "refill", "on-empty", REFILL_RULES),
+        moves=_choice(table, "moves", MoveFormat, MoveFormat.LETTERS),
+        beads=_choice(table, "beads", BeadFormat, BeadFormat.AUTO),
+        refill=_choice(table, "refill", RefillRule, RefillRule.ON_EMPTY),
         seed_args=_strings(table, "seed_args"),
         x=_symbol(table, "x"),
         o=_symbol(table, "o"),
         empty=_symbol(table, "empty"),
-        transport=_string(table, "transport", "pty", TRANSPORTS),
+        transport=_choice(table, "transport", Transport, options.TRANSPORT)
+        if "transport" in table else None,
         memory_mb=memory,
         folder=folder,
     )

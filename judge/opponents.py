@@ -11,9 +11,9 @@ from reference.board import Board, Cell, is_over, legal_moves, play
 from reference.solver import best_moves
 
 from judge.boxes import label_of, needs_box
-from judge.launch import OPPONENT_NAMES
+from judge.options import OpponentKind
 
-MIXED_WEIGHTS: Final = (("coverage", 4), ("random", 4), ("perfect", 2))
+MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4), (OpponentKind.PERFECT, 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""
 
 
@@ -139,12 +139,12 @@ class MixedOpponent:
 
     def __init__(self, rng: random.Random, knowledge: Knowledge) -> None:
         self.rng = rng
-        self.kinds: dict[str, Opponent] = {
-            "coverage": CoverageOpponent(rng, knowledge),
-            "random": RandomOpponent(rng),
-            "perfect": PerfectOpponent(rng),
+        self.kinds: dict[OpponentKind, Opponent] = {
+            OpponentKind.COVERAGE: CoverageOpponent(rng, knowledge),
+            OpponentKind.RANDOM: RandomOpponent(rng),
+            OpponentKind.PERFECT: PerfectOpponent(rng),
         }
-        self.current: Opponent = self.kinds["coverage"]
+        self.current: Opponent = self.kinds[OpponentKind.COVERAGE]
 
     def start_game(self, game: int) -> None:
         """Pick this game's kind of opponent."""
@@ -157,15 +157,13 @@ class MixedOpponent:
         return self.current.move(board)
 
 
-def make_opponent(name: str, seed: int, knowledge: Knowledge) -> Opponent:
-    """The opponent called `name`, seeded with `seed`."""
+def make_opponent(kind: OpponentKind, seed: int, knowledge: Knowledge) -> Opponent:
+    """The opponent of this kind, seeded with `seed`."""
     rng = random.Random(seed)
-    if name == "random":
+    if kind is OpponentKind.RANDOM:
         return RandomOpponent(rng)
-    if name == "perfect":
+    if kind is OpponentKind.PERFECT:
         return PerfectOpponent(rng)
-    if name == "coverage":
+    if kind is OpponentKind.COVERAGE:
         return CoverageOpponent(rng, knowledge)
-    if name == "mixed":
-        return MixedOpponent(rng, knowledge)
-    raise ValueError(f"unknown opponent {name!r}; choose from {', '.join(OPPONENT_NAMES)}")
+    return MixedOpponent(rng, knowledge)

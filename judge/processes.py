@@ -7,6 +7,8 @@ import resource
 from dataclasses import dataclass
 from typing import Final
 
+from judge.options import Transport
+
 READ_SYSCALLS: Final = {"x86_64": {0, 17, 19}, "aarch64": {63, 65, 67}}
 """read, pread64, readv: with fd 0 as first argument, the program is reading its input."""
 POLL_SYSCALLS: Final = {"x86_64": {7, 23, 232, 270, 271, 281, 441}, "aarch64": {72, 73, 22, 441}}
@@ -24,12 +26,12 @@ class ProcessReading:
     sleeping: bool
     count: int
 
-    def describe(self, transport: str) -> str:
+    def describe(self, transport: Transport) -> str:
         """The judge's best reading of a silent program, in words."""
         if self.running:
             return "it is still busy (running, using CPU)"
         if self.reading_stdin:
-            if transport == "pipe":
+            if transport is Transport.PIPE:
                 return ("it is waiting for input before printing its move: it reads ahead, or "
                         "its output is still in a buffer it never flushed (try --transport pty)")
             return "it is waiting for input before printing its move (it reads ahead)"

@@ -29,6 +29,8 @@ from typing import Final
 from reference.board import EMPTY, Board, Cell
 from reference.symmetry import map_cell, stabiliser
 
+from judge.options import RefillRule
+
 FALSE_ALARM: Final = 1e-4
 """Each statistical check rejects at most this fraction of correct runs."""
 SMOOTHING: Final = 0.1
@@ -286,7 +288,7 @@ def orbits(label: Board) -> tuple[tuple[Cell, ...], ...]:
 
 
 def refill_beads(before: Counts, after: Counts, squares: frozenset[Cell], kept: int,
-                 refill: str) -> Counts | None:
+                 refill: RefillRule) -> Counts | None:
     """The refill beads a drawn box shows, or None if it was not refilled in the game.
 
     `kept` is what learning puts back of the drawn square: 2 (win), 1 (draw) or 0 (loss).
@@ -295,7 +297,7 @@ def refill_beads(before: Counts, after: Counts, squares: frozenset[Cell], kept: 
     whichever was drawn, so those two are the refill beads seen. The beads are known only up
     to the label's symmetries: the kept beads come off a square of `squares` that has them.
     """
-    if sum(before) != (1 if refill == "on-empty" else 0):
+    if sum(before) != (1 if refill is RefillRule.ON_EMPTY else 0):
         return None
     beads = list(after)
     for _ in range(kept):

@@ -23,6 +23,7 @@ from judge.formats import (Symbols, UnreadableError, guess_numbering, is_blank, 
                            move_text, read_box_line, read_cells)
 from judge.launch import Settings, start_program
 from judge.manifest import Manifest
+from judge.options import BeadFormat, RefillRule
 from judge.opponents import Knowledge, Opponent, ScriptedOpponent, make_opponent
 from judge.randomness import Evidence
 from judge.reader import Reader, fail
@@ -30,9 +31,6 @@ from judge.replay import Replay
 from judge.session import LeftoverError, Session
 from judge.stops import Aftermath, Finished, HungAfterEnd, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
-from reference.board import EMPTY_BOARD, Board, Cell, is_over
-from reference.solver import value
-from reference.symmetry import stabiliser
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2
@@ -88,9 +86,10 @@ class Referee:
         self.opponent = opponent
         self.knowledge = knowledge
         self.reader = Reader(session, Symbols.declared(manifest.x, manifest.o, manifest.empty),
-                             idle_seconds=settings.idle_seconds, time_limit=settings.time_limit,
+                             idle_seconds=settings.idle_seconds, time_limit=settings.wall_seconds,
                              keep_transcript=settings.keep_transcript)
-        self.numbering = "" if manifest.beads == "auto" else manifest.beads
+        self.numbering: BeadFormat | None = (
+            None if manifest.beads is BeadFormat.AUTO else manifest.beads)
         self.place = Place()
         self.last_dump: ReadDump | None = None
         self.bead_draws = BeadDraws()
@@ -172,7 +171,7 @@ class Referee:
         if previous is None or previous.boxes is None:
             return
         counts = previous.boxes[draw.label]
-        if sum(counts) == (1 if self.manifest.refill == "on-empty" else 0):
+        if sum(counts) == (1 if self.manifest.refill is RefillRule.ON_EMPTY else 0):
             self.refills += 1
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
@@ -183,7 +182,7 @@ class Referee:
         """Checks 5 and 6 on a dump just read."""
         if self.box_reader is None:
             numbering = self.numbering
-            if not numbering:
+            if numbering is None:
                 entries = []
                 for text in texts:
                     try:

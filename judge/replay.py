@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from judge.launch import MAX_GAMES, MAX_SEED, OPPONENT_NAMES
-from judge.manifest import TRANSPORTS
+from judge import options
+from judge.launch import MAX_GAMES, MAX_SEED
+from judge.options import Choice, OpponentKind, Transport
 
 LARGEST_FILE: Final = 16 << 20
 """The largest replay file read, in bytes: a run of MAX_GAMES games needs far less."""
@@ -29,8 +30,8 @@ class Replay:
 
     seed: int
     games: int
-    opponent: str
-    transport: str
+    opponent: OpponentKind
+    transport: Transport
     moves: tuple[tuple[int, ...], ...]
     submission: str = ""
     """The submission folder, if the run judged one."""
@@ -56,12 +57,13 @@ def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
     return value
 
 
-def _choice(data: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
-    """A field that names one of the allowed values."""
+def _choice(data: dict[str, Any], key: str, kind: type[Choice]) -> Choice:
+    """A field that names one of an option's choices."""
     value = data[key]
-    if value not in allowed:
-        raise ReplayError(f"field {key!r} must be one of {', '.join(allowed)}, not {_short(value)}")
-    return str(value)
+    for choice in kind:
+        if choice.value == value:
+            return choice
+    raise ReplayError(f"field {key!r} must be one of {', '.join(kind)}, not {_short(value)}")
 
 
 def _strings(data: dict[str, Any], key: str) -> tuple[str, ...]:
@@ -110,8 +112,9 @@ def parse_replay(text: str) -> Replay:
         raise ReplayError("field 'command' holds a NUL character")
     return Replay(
         seed=_whole(data, "seed", 0, MAX_SEED), games=games,
-        opponent=_choice(data, "opponent", OPPONENT_NAMES),
-        transport=_choice({"transport": data.get("transport", "pty")}, "transport", TRANSPORTS),
+        opponent=_choice(data, "opponent", OpponentKind),
+        transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)}, "transport",
+                          Transport),
         moves=_moves(data, games), submission=submission, command=command,
     )
 

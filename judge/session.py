@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.options import Transport
 from judge.processes import (ProcessReading, group_members, look, memory_in_use,
                              user_processes)
 from judge.verdict import Ending
@@ -44,13 +45,13 @@ class SpawnError(OSError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means no limit."""
+    """Resource limits of one run; None means no limit (the judge's defaults: judge.options)."""
 
-    cpu_seconds: int | None = 60
-    memory_mb: int | None = 1024
-    file_mb: int | None = 16
-    processes: int | None = 64
-    output_bytes: int = 64 << 20
+    cpu_seconds: int | None = None
+    memory_mb: int | None = None
+    file_mb: int | None = None
+    processes: int | None = None
+    output_bytes: int | None = None
 
 
 RUN_MARKER: Final = "MENACE_JUDGE_RUN"
@@ -105,7 +106,7 @@ class Session:
     """One running program: its process group, its input, and its output read in big chunks."""
 
     def __init__(self, process: subprocess.Popen[bytes], stdin_fd: int, stdout_fd: int,
-                 stderr_fd: int, transport: str, limits: Limits, marker: str = "") -> None:
+                 stderr_fd: int, transport: Transport, limits: Limits, marker: str = "") -> None:
         self.process = process
         self.marker = marker
         """`NAME=value` of the run's environment marker, empty when there is none."""
@@ -133,10 +134,11 @@ class Session:
             self._pidfd = None
 
     @classmethod
-    def spawn(cls, command: list[str], *, cwd: Path, env: dict[str, str], transport: str = "pty",
+    def spawn(cls, command: list[str], *, cwd: Path, env: dict[str, str],
+              transport: Transport = Transport.PTY,
               limits: Limits = Limits()) -> Session:
         """Start `command` in its own process group, with limits, talking over a pty or pipes."""
-        if transport == "pty":
+        if transport is Transport.PTY:
             master, slave = os.openpty()
             tty.setraw(slave)
             stdin: int = slave
@@ -150,7 +152,7 @@ class Session:
                 start_new_session=True, close_fds=True,
                 preexec_fn=lambda: _limit_resources(limits, processes))
         except OSError as error:
-            if transport == "pty":
+            if transport is Transport.PTY:
                 os.close(master)
                 os.close(slave)
             raise SpawnError(f"cannot start {command[0]!r}: {error.strerror}") from None
@@ -160,7 +162,7 @@ class Session:
             fcntl.fcntl(stderr_fd, fcntl.F_SETPIPE_SZ, STDERR_PIPE_BYTES)
         except (AttributeError, OSError):
             pass
-        if transport == "pty":
+        if transport is Transport.PTY:
             os.close(slave)
             in_fd, out_fd = master, master
         else:
@@ -218,6 +220,11 @@ class Session:
             return taken
         return [lines.popleft() for _ in range(count)]
 
+    def _over(self, output_bytes: int) -> bool:
+        """True when this much output passes the output limit."""
+        limit = self.limits.output_bytes
+        return limit is not None and output_bytes > limit
+
     def _decode(self, data: bytes) -> str:
         """Bytes of output as text; undecodable bytes become U+FFFD."""
         return data.decode("utf-8", "replace")
@@ -225,7 +232,7 @@ class Session:
     def _take_stdout(self, data: bytes) -> None:
         """Split a chunk of output into lines, keeping an unfinished last line for later."""
         self.output_bytes += len(data)
-        if self.output_bytes > self.limits.output_bytes:
+        if self._over(self.output_bytes):
             self.over_limit = True
         if self._discard:
             return
@@ -246,7 +253,7 @@ class Session:
     def _take_stderr(self, data: bytes) -> None:
         """Keep the end of stderr; its bytes count towards the output limit."""
         self.output_bytes += len(data)
-        if self.output_bytes > self.limits.output_bytes:
+        if self._over(self.output_bytes):
             self.over_limit = True
         self._stderr_tail += data
         if len(self._stderr_tail) > STDERR_KEPT:
@@ -382,7 +389,7 @@ class Session:
             self._kill_group()
         self._verify_gone()
         self._drain_stderr_now()
-        if self.transport == "pty":
+        if self.transport is Transport.PTY:
             os.close(self._stdout)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:

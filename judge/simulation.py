@@ -20,6 +20,7 @@ from reference.symmetry import PERMUTATIONS, inverse, map_cell
 from judge.boxes import box_labels, draw_for_move, label_of
 from judge.checks import KEPT
 from judge.opponents import Knowledge, make_opponent
+from judge.options import OpponentKind, RefillRule
 from judge.randomness import (FALSE_ALARM, DrawStatistics, Drawn, RefillStatistics, Refilled,
                               counts_of, refill_beads)
 
@@ -115,7 +116,7 @@ class Menace:
 
 
 def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool = False,
-             opponent: str = "mixed", threshold: float = 1 / FALSE_ALARM) -> Rejections:
+             opponent: OpponentKind = OpponentKind.MIXED, threshold: float = 1 / FALSE_ALARM) -> Rejections:
     """One run of `games` games against a judge's opponent, through both statistical checks."""
     menace = Menace(seed, fault, size, one_bead)
     knowledge = Knowledge()
@@ -153,7 +154,7 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
         if dump is not None:
             for draw in draws:
                 beads = refill_beads(counts_of(dump[draw.label]), counts_of(after[draw.label]),
-                                     draw.squares, kept, "on-empty")
+                                     draw.squares, kept, RefillRule.ON_EMPTY)
                 if beads is not None:
                     refill_test.add(Refilled(draw.label, beads, identity))
                     draw_test.refilled(draw.label)

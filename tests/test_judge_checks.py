@@ -9,6 +9,7 @@ import pytest
 from judge import checks
 from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
 from judge.checks import BeadDraws, BoxReader
+from judge.options import BeadFormat, RefillRule
 from judge.formats import CANONICAL_SYMBOLS, Counts
 from judge.randomness import Evidence
 from judge.verdict import (Check, Ending, Facts, Failure, Place, Stall, Verdict, decide,
@@ -52,7 +53,7 @@ def box_text(label: Board, beads: str) -> str:
 
 def test_dump_accepts_304_boxes_and_names_each_fault() -> None:
     """Check 5: a full dump passes; a missing, repeated, illegal or empty box fails."""
-    reader = BoxReader(CANONICAL_SYMBOLS, "0-8", "on-empty")
+    reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_EMPTY)
     lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
              for label in box_labels()]
     assert checks.dump(lines, reader, PLACE)[0] is None
@@ -66,12 +67,12 @@ def test_dump_accepts_304_boxes_and_names_each_fault() -> None:
     assert illegal is not None and "bead 4" in illegal.got
     empty = [box_labels()[0]] + lines[1:]
     assert checks.dump(empty, reader, PLACE)[0] is not None
-    assert checks.dump(empty, BoxReader(CANONICAL_SYMBOLS, "0-8", "on-draw"), PLACE)[0] is None
+    assert checks.dump(empty, BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_DRAW), PLACE)[0] is None
 
 
 def test_a_dump_read_again_only_where_it_changed_gives_the_same_boxes() -> None:
     """Reading only the changed lines of a dump gives what reading it whole gives."""
-    reader = BoxReader(CANONICAL_SYMBOLS, "0-8", "on-empty")
+    reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_EMPTY)
     lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
              for label in box_labels()]
     first = checks.dump(lines, reader, PLACE)[1]
@@ -88,10 +89,10 @@ def test_learning_accepts_exactly_the_rule(outcome: int, delta: int) -> None:
     before = full_dump({CORNER_BOX: counts(1, 1, 2, 0, 0, 7)})
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     right = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + delta)), 7)})
-    assert checks.learning(before, right, [draw], outcome, "on-empty", PLACE) is None
+    assert checks.learning(before, right, [draw], outcome, RefillRule.ON_EMPTY, PLACE) is None
     for wrong in (delta - 1, delta + 1):
         after = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + wrong)), 7)})
-        failure = checks.learning(before, after, [draw], outcome, "on-empty", PLACE)
+        failure = checks.learning(before, after, [draw], outcome, RefillRule.ON_EMPTY, PLACE)
         assert failure is not None and failure.check is Check.LEARNING
 
 
@@ -103,10 +104,10 @@ def test_learning_accepts_any_symmetric_square() -> None:
     for square in (1, 3):
         after = full_dump({CORNER_BOX: counts(1, 3, 0, square)})
         assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
-                               "on-empty", PLACE) is None
+                               RefillRule.ON_EMPTY, PLACE) is None
     after = full_dump({CORNER_BOX: counts(1, 3, 0, 0)})
     assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
-                           "on-empty", PLACE) is not None
+                           RefillRule.ON_EMPTY, PLACE) is not None
 
 
 def test_learning_follows_either_refill_reading() -> None:
@@ -114,19 +115,19 @@ def test_learning_follows_either_refill_reading() -> None:
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     single = full_dump({CORNER_BOX: counts(0)})
     refilled = full_dump({CORNER_BOX: counts(1, 2, 7, 0, 0)})
-    assert checks.learning(single, refilled, [draw], Outcome.WIN, "on-empty", PLACE) is None
+    assert checks.learning(single, refilled, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is None
     two_beads = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    assert checks.learning(single, two_beads, [draw], Outcome.WIN, "on-empty", PLACE) is not None
+    assert checks.learning(single, two_beads, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is not None
     assert checks.learning(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], Outcome.WIN,
-                           "on-draw", PLACE) is None
+                           RefillRule.ON_DRAW, PLACE) is None
     empty = full_dump({CORNER_BOX: counts()})
-    assert checks.learning(empty, two_beads, [draw], Outcome.WIN, "on-draw", PLACE) is None
+    assert checks.learning(empty, two_beads, [draw], Outcome.WIN, RefillRule.ON_DRAW, PLACE) is None
 
 
 def test_learning_rejects_a_change_in_a_box_not_drawn_from() -> None:
     """Check 6: boxes MENACE did not draw from stay as they were."""
     after = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    failure = checks.learning(full_dump(), after, [], Outcome.WIN, "on-empty", PLACE)
+    failure = checks.learning(full_dump(), after, [], Outcome.WIN, RefillRule.ON_EMPTY, PLACE)
     assert failure is not None and CORNER_BOX in failure.expected
 
 

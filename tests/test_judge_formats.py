@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from conftest import boards, symmetries
 from judge.boxes import BOX_COUNT, box_labels, orientations
+from judge.options import BeadFormat, MoveFormat
 from judge.formats import (CANONICAL_SYMBOLS, AmbiguousError, BoardAssembler, BoardForm,
                            Symbols, UnreadableError, bead_counts, guess_numbering, is_border,
                            move_text, read_box_line, read_cells, split_one_line_dump,
@@ -101,7 +102,7 @@ def test_border_lines_are_told_from_rows() -> None:
                                             ("digits0", ("0", "4", "6", "8"))])
 def test_moves_are_typed_in_the_declared_form(moves: str, expected: tuple[str, ...]) -> None:
     """Cells 0, 4, 6, 8 as the opponent types them: row letter first, then column."""
-    assert tuple(move_text(Cell(c), moves) for c in (0, 4, 6, 8)) == expected
+    assert tuple(move_text(Cell(c), MoveFormat(moves)) for c in (0, 4, 6, 8)) == expected
 
 
 def test_there_are_304_boxes_in_2_to_8_orientations() -> None:
@@ -123,7 +124,7 @@ def test_a_box_line_in_any_orientation_maps_beads_to_the_label(g: int, label: Bo
              "list": repr(printed_beads)}[form]
     box = read_box_line(f"{image} {beads}", CANONICAL_SYMBOLS)
     assert box.label == image
-    mapped = to_label_frame(image, bead_counts(box.beads, "0-8"))
+    mapped = to_label_frame(image, bead_counts(box.beads, BeadFormat.ZERO_TO_EIGHT))
     assert mapped is not None
     assert mapped == (label, tuple(1 if c in empties else 0 for c in range(9)))
 
@@ -131,11 +132,11 @@ def test_a_box_line_in_any_orientation_maps_beads_to_the_label(g: int, label: Bo
 def test_beads_in_every_numbering() -> None:
     """Beads as 0-8, 1-9 and LL..RR give the same counts; a bad bead is quoted."""
     expected = (1, 0, 0, 0, 2, 0, 0, 0, 1)
-    assert bead_counts("0 4 4 8", "0-8") == expected
-    assert bead_counts("1 5 5 9", "1-9") == expected
-    assert bead_counts("LL MM MM RR", "letters") == expected
+    assert bead_counts("0 4 4 8", BeadFormat.ZERO_TO_EIGHT) == expected
+    assert bead_counts("1 5 5 9", BeadFormat.ONE_TO_NINE) == expected
+    assert bead_counts("LL MM MM RR", BeadFormat.LETTERS) == expected
     with pytest.raises(ValueError, match="'9'"):
-        bead_counts("0 9", "0-8")
+        bead_counts("0 9", BeadFormat.ZERO_TO_EIGHT)
 
 
 def test_numbering_is_guessed_from_the_first_dump() -> None:

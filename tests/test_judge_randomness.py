@@ -12,6 +12,7 @@ from reference.board import EMPTY, Board, Cell
 from reference.symmetry import PERMUTATIONS
 
 from judge.boxes import box_labels, square_orbit
+from judge.options import RefillRule
 from judge.randomness import (DRAW_ALTERNATIVES, FALSE_ALARM, REFILL_ALTERNATIVES,
                               DrawStatistics, Drawn, Martingale, RefillStatistics, Refilled,
                               counts_of, orbits, randomised_pit, refill_beads)
@@ -113,10 +114,10 @@ def test_each_alternative_is_a_law() -> None:
 def test_refill_beads_come_from_the_dumps_and_the_result() -> None:
     """On-empty: three beads after the kept ones; on-draw: two, the third was drawn."""
     square = frozenset({Cell(0)})
-    assert refill_beads(counts_of([0]), counts_of([0, 0, 0, 4, 8]), square, 2, "on-empty") == \
+    assert refill_beads(counts_of([0]), counts_of([0, 0, 0, 4, 8]), square, 2, RefillRule.ON_EMPTY) == \
         counts_of([0, 4, 8])
-    assert refill_beads(counts_of([0, 4]), counts_of([4]), square, 0, "on-empty") is None
-    assert refill_beads(counts_of([]), counts_of([0, 0, 4]), square, 1, "on-draw") == \
+    assert refill_beads(counts_of([0, 4]), counts_of([4]), square, 0, RefillRule.ON_EMPTY) is None
+    assert refill_beads(counts_of([]), counts_of([0, 0, 4]), square, 1, RefillRule.ON_DRAW) == \
         counts_of([0, 4])
 
 

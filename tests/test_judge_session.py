@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.options import Transport
 from judge.processes import live_processes
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
 from judge.session import (Limits, Session, SpawnError,
@@ -19,7 +20,7 @@ def start(tmp_path: Path, source: str, transport: str = "pty", **limits: int) ->
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(source))
     return Session.spawn([sys.executable, str(program)], cwd=tmp_path,
-                         env=minimal_environment(tmp_path), transport=transport,
+                         env=minimal_environment(tmp_path), transport=Transport(transport),
                          limits=Limits(**limits))
 
 

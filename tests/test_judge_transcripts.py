@@ -13,6 +13,7 @@ from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
 from judge.processes import ProcessReading
 from judge.launch import Settings
+from judge.options import Transport
 from judge.referee import Referee, facts_from
 from judge.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.stops import Stop
@@ -63,7 +64,7 @@ def opponent_moves(transcript: Transcript) -> list[list[int]]:
 class TranscriptSession:
     """A stand-in for a live program that says exactly what the transcript says, in order."""
 
-    transport = "pty"
+    transport = Transport.PTY
 
     def __init__(self, transcript: Transcript) -> None:
         self.items = list(transcript.items)

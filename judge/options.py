@@ -1,0 +1,106 @@
+"""The judge's options: each a closed vocabulary, parsed once where it enters, and every default."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final, TypeVar
+
+
+class Transport(StrEnum):
+    """How the judge talks to the program."""
+
+    PTY = "pty"
+    """A pseudo-terminal in raw mode: output line-buffered as at a terminal, no echo."""
+    PIPE = "pipe"
+    """Pipes: the strict mode, in which a program that never flushes stalls."""
+
+
+class OpponentKind(StrEnum):
+    """Who plays O."""
+
+    RANDOM = "random"
+    PERFECT = "perfect"
+    COVERAGE = "coverage"
+    MIXED = "mixed"
+
+
+class MoveFormat(StrEnum):
+    """How O's moves are typed to the program (SPEC sections 2 and 8)."""
+
+    LETTERS = "letters"
+    """Two letters from L, M, R: row then column (SPEC section 2)."""
+    DIGITS = "digits"
+    """A digit 1-9, row by row from the top left."""
+    DIGITS0 = "digits0"
+    """A digit 0-8, row by row from the top left."""
+
+
+class BeadFormat(StrEnum):
+    """How beads name squares in a dump (SPEC section 8)."""
+
+    AUTO = "auto"
+    """Guessed from the first dump."""
+    ZERO_TO_EIGHT = "0-8"
+    ONE_TO_NINE = "1-9"
+    LETTERS = "letters"
+    """Two-letter squares, LL to RR."""
+
+
+class RefillRule(StrEnum):
+    """When a box is refilled (SPEC sections 5 and 8)."""
+
+    ON_EMPTY = "on-empty"
+    """The moment a draw empties it (the challenge's rule): a dump never shows an empty box."""
+    ON_DRAW = "on-draw"
+    """Only when MENACE draws from an empty box: a dump may show empty boxes."""
+
+
+class TransportSource(StrEnum):
+    """Where a run's transport came from, most binding first."""
+
+    COMMAND_LINE = "the command line"
+    REPLAY = "the replay"
+    MANIFEST = "the manifest"
+    DEFAULT = "the default"
+
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+class OptionError(ValueError):
+    """A value that is not one of an option's choices; the message names both."""
+
+
+def parse(kind: type[Choice], text: object, what: str) -> Choice:
+    """The choice of `kind` written as `text`; OptionError naming `what` and the choices if none."""
+    for choice in kind:
+        if choice.value == text:
+            return choice
+    choices = ", ".join(choice.value for choice in kind)
+    raise OptionError(f"{what} must be one of {choices}, not {text!r}")
+
+
+GAMES: Final = 200
+"""Games per run."""
+TRANSPORT: Final = Transport.PTY
+OPPONENT: Final = OpponentKind.MIXED
+IDLE_SECONDS: Final = 3.0
+"""Silence allowed while output is awaited."""
+GRACE_SECONDS: Final = 2.0
+"""Time to exit after the last dump."""
+MEMORY_MB: Final = 1024
+"""Address space of each process."""
+FILE_MB: Final = 16
+"""Largest file a program may write."""
+PROCESSES: Final = 64
+"""Processes a program may start, above those its user already runs."""
+
+
+def time_limit(games: int) -> float:
+    """The wall time, in seconds, allowed for a run of `games` games."""
+    return 20 + 0.2 * games
+
+
+def output_limit(games: int) -> int:
+    """The bytes of stdout and stderr together allowed for a run of `games` games."""
+    return (8 << 20) + games * (128 << 10)

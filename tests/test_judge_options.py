@@ -1,0 +1,94 @@
+"""The judge's options: parsed once into closed vocabularies, with every default in one place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judge import options
+from judge.cli import build_parser, main, settings_from
+from judge.launch import Settings
+from judge.manifest import Manifest, ManifestError, parse_manifest
+from judge.options import (BeadFormat, OpponentKind, OptionError, RefillRule, Transport,
+                           TransportSource, parse)
+from judge.replay import Replay, ReplayError, read_replay, write_replay
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
+
+
+def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:
+    """The settings the command line gives for these arguments and this manifest."""
+    return settings_from(build_parser().parse_args(argv), manifest, 7, replay)
+
+
+def test_a_choice_is_parsed_or_named_with_every_alternative() -> None:
+    assert parse(Transport, "pipe", "transport") is Transport.PIPE
+    assert parse(BeadFormat, "1-9", "beads") is BeadFormat.ONE_TO_NINE
+    with pytest.raises(OptionError, match="refill must be one of on-empty, on-draw, not 'never'"):
+        parse(RefillRule, "never", "refill")
+
+
+def test_the_command_line_defaults_are_the_settings_defaults() -> None:
+    """With no options, the command line gives exactly the settings' own defaults."""
+    got = settings_for([], Manifest(command=("menace",)))
+    assert got == Settings(seed=7)
+    assert got.games == options.GAMES and got.opponent is OpponentKind.MIXED
+    assert got.wall_seconds == options.time_limit(options.GAMES)
+    limits = got.limits
+    assert limits.cpu_seconds == int(got.wall_seconds) + 1
+    assert (limits.memory_mb, limits.output_bytes) == (options.MEMORY_MB,
+                                                         options.output_limit(options.GAMES))
+
+
+def test_the_limits_follow_the_number_of_games_and_the_options() -> None:
+    got = settings_for(["--games", "10", "--time-limit", "5", "--output-limit", "2",
+                        "--memory-limit", "300"], Manifest(command=("menace",)))
+    assert (got.wall_seconds, got.limits.cpu_seconds) == (5, 6)
+    assert (got.limits.output_bytes, got.limits.memory_mb) == (2 << 20, 300)
+    assert settings_for(["--games", "10"], Manifest(command=("m",))).limits.output_bytes == \
+        options.output_limit(10)
+
+
+def test_the_transport_comes_from_the_flag_then_the_replay_then_the_manifest() -> None:
+    piped = Manifest(command=("menace",), transport=Transport.PIPE)
+    assert (settings_for([], piped).transport, settings_for([], piped).transport_source) == \
+        (Transport.PIPE, TransportSource.MANIFEST)
+    flagged = settings_for(["--transport", "pty"], piped)
+    assert (flagged.transport, flagged.transport_source) == (Transport.PTY,
+                                                             TransportSource.COMMAND_LINE)
+    replay = Replay(seed=1, games=2, opponent=OpponentKind.RANDOM, transport=Transport.PTY,
+                    moves=((), ()))
+    replayed = settings_for([], piped, replay)
+    assert (replayed.transport, replayed.transport_source) == (Transport.PTY,
+                                                               TransportSource.REPLAY)
+    plain = settings_for([], Manifest(command=("menace",)))
+    assert (plain.transport, plain.transport_source) == (options.TRANSPORT, TransportSource.DEFAULT)
+
+
+def test_a_manifest_declares_its_transport_or_leaves_it_open() -> None:
+    assert parse_manifest('command = ["m"]\ntransport = "pipe"\n').transport is Transport.PIPE
+    assert parse_manifest('command = ["m"]\n').transport is None
+    with pytest.raises(ManifestError, match="transport must be one of pty, pipe, not 'socket'"):
+        parse_manifest('command = ["m"]\ntransport = "socket"\n')
+
+
+def test_a_replay_with_an_unknown_opponent_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "replay.json"
+    write_replay(Replay(seed=1, games=1, opponent=OpponentKind.PERFECT, transport=Transport.PIPE,
+                        moves=((4,),)), path)
+    assert read_replay(path).opponent is OpponentKind.PERFECT
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "opponent": "grandmaster"}))
+    with pytest.raises(ReplayError, match="opponent must be one of"):
+        read_replay(path)
+
+
+def test_the_report_header_says_which_transport_won(capsys: pytest.CaptureFixture[str]) -> None:
+    """The reference's manifest asks for pipes: honoured, and said so, unless the flag overrides."""
+    assert main(["--games", "2", "--seed", "1", "--idle-limit", "10", str(REFERENCE)]) == 0
+    assert "transport pipe (from the manifest)" in capsys.readouterr().out.splitlines()[0]
+    assert main(["--games", "2", "--seed", "1", "--transport", "pty", str(REFERENCE)]) == 0
+    assert "transport pty (from the command line)" in capsys.readouterr().out.splitlines()[0]
