@@ -187,7 +187,7 @@ class Session:
         return True
 
     def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next line of output, or EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
+        """The next line of output, or EOF, TIMEOUT (no output at all for `timeout` s) or OUTPUT_LIMIT."""
         if self._lines:
             return self._lines.popleft()
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -203,7 +203,10 @@ class Session:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return TIMEOUT
+            before = self.output_bytes
             self._pump(remaining)
+            if timeout is not None and self.output_bytes != before:
+                deadline = time.monotonic() + timeout  # still talking: the silence starts again
         return self._lines.popleft()
 
     def put_back(self, lines: list[str]) -> None:

@@ -13,7 +13,7 @@ from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, parse_manifest
 from judge.options import (BeadFormat, OpponentKind, OptionError, RefillRule, Transport,
                            TransportSource, parse)
-from judge.replay import Replay, ReplayError, read_replay, write_replay
+from judge.replay import Replay, ReplayError, parse_replay, replay_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
@@ -75,15 +75,14 @@ def test_a_manifest_declares_its_transport_or_leaves_it_open() -> None:
         parse_manifest('command = ["m"]\ntransport = "socket"\n')
 
 
-def test_a_replay_with_an_unknown_opponent_is_named(tmp_path: Path) -> None:
-    path = tmp_path / "replay.json"
-    write_replay(Replay(seed=1, games=1, opponent=OpponentKind.PERFECT, transport=Transport.PIPE,
-                        moves=((4,),)), path)
-    assert read_replay(path).opponent is OpponentKind.PERFECT
-    data = json.loads(path.read_text())
-    path.write_text(json.dumps({**data, "opponent": "grandmaster"}))
-    with pytest.raises(ReplayError, match="opponent must be one of"):
-        read_replay(path)
+def test_a_replay_keeps_its_choices_and_names_an_unknown_one() -> None:
+    text = replay_text(Replay(seed=1, games=1, opponent=OpponentKind.PERFECT,
+                              transport=Transport.PIPE, moves=((4,),)))
+    replay = parse_replay(text)
+    assert (replay.opponent, replay.transport) == (OpponentKind.PERFECT, Transport.PIPE)
+    data = json.loads(text)
+    with pytest.raises(ReplayError, match="'opponent' must be one of random, perfect"):
+        parse_replay(json.dumps({**data, "opponent": "grandmaster"}))
 
 
 def test_the_report_header_says_which_transport_won(capsys: pytest.CaptureFixture[str]) -> None:

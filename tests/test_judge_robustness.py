@@ -53,8 +53,9 @@ def test_a_misbehaving_program_gets_its_verdict(name: str, tmp_path: Path,
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(source))
     result = tmp_path / "result.json"
+    # A small output limit: a flood passes it long before the short idle limit can end the run.
     status = main(["--games", "2", "--seed", "1", "--idle-limit", "0.5", "--grace", "0.5",
-                   "--json", str(result), "--save-replay", str(tmp_path / "replay.json"),
+                   "--output-limit", "1", "--json", str(result), "--save-replay", str(tmp_path / "replay.json"),
                    "--", "python3", str(program), f"token-{tmp_path.name}"])
     report = json.loads(result.read_text())
     assert status == 1
