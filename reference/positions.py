@@ -9,6 +9,7 @@ from functools import cache
 
 from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, winner
 from reference.outcome import Outcome
+from reference.stored import stored
 from reference.symmetry import Symmetry, canonical
 
 PositionId = int
@@ -54,16 +55,23 @@ def _result(board: Board) -> Result:
     return Result.ONGOING if EMPTY in board else Result.DRAWN
 
 
-@cache
-def position_graph() -> PositionGraph:
-    """The graph of reachable positions, built once."""
+POSITIONS = 5_478
+"""The number of positions reachable from the empty board."""
+
+GraphData = tuple[tuple[Board, ...], tuple[tuple[int, ...], ...], tuple[int, ...],
+                  tuple[Board, ...], tuple[int, ...]]
+"""A position graph as plain data: boards, children, results, labels, symmetries to the labels."""
+
+
+def _graph_data() -> GraphData:
+    """The graph of reachable positions as plain data, built by walking the game breadth-first."""
     boards = [EMPTY_BOARD]
     index = {EMPTY_BOARD: 0}
     children: list[tuple[PositionId, ...]] = []
-    results: list[Result] = []
+    results: list[int] = []
     for board in boards:  # grows as it is read: breadth-first
         result = _result(board)
-        results.append(result)
+        results.append(int(result))
         row = [NO_POSITION] * 9
         if result is Result.ONGOING:
             mark = X if board.count(X) == board.count(O) else O
@@ -76,22 +84,37 @@ def position_graph() -> PositionGraph:
                     row[cell] = index[after]
         children.append(tuple(row))
     labelled = [canonical(board) for board in boards]
+    return (tuple(boards), tuple(children), tuple(results),
+            tuple(label for label, _ in labelled), tuple(int(g) for _, g in labelled))
+
+
+def _is_graph_data(data: object) -> bool:
+    """True when `data` has the shape of a stored position graph."""
+    return (isinstance(data, tuple) and len(data) == 5
+            and all(isinstance(part, tuple) and len(part) == POSITIONS for part in data))
+
+
+@cache
+def position_graph() -> PositionGraph:
+    """The graph of reachable positions, built once (and stored on disk: building takes ~50 ms)."""
+    boards, children, results, labels, to_label = stored(
+        "positions", ["board.py", "symmetry.py", "positions.py"], _graph_data, _is_graph_data)
     return PositionGraph(
-        boards=tuple(boards),
-        index=index,
-        children=tuple(children),
-        results=tuple(results),
-        labels=tuple(label for label, _ in labelled),
-        to_label=tuple(g for _, g in labelled),
+        boards=boards,
+        index={board: p for p, board in enumerate(boards)},
+        children=children,
+        results=tuple(map(Result, results)),
+        labels=labels,
+        to_label=tuple(map(Symmetry, to_label)),
     )
 
 
 @cache
 def legal_successors() -> OpponentTable:
     """For each position, the positions that one legal move leads to (none once it is over)."""
-    return tuple(
-        tuple(p for p in children if p != NO_POSITION) for children in position_graph().children
-    )
+    return tuple([
+        tuple([p for p in children if p != NO_POSITION]) for children in position_graph().children
+    ])
 
 
 def result_of(player: str, outcome: Outcome) -> Result:

@@ -7,7 +7,8 @@ from functools import cache
 
 from reference.board import CELLS, EMPTY, Board, Cell, to_move
 from reference.boxes import BoxId, box_labels, needs_box
-from reference.positions import NO_POSITION, PositionId, Result, position_graph
+from reference.positions import NO_POSITION, POSITIONS, PositionId, Result, position_graph
+from reference.stored import stored
 from reference.symmetry import PERMUTATIONS, inverse
 
 NO_BOX = -1
@@ -34,13 +35,16 @@ class BoxTable:
     """For each position with one empty square and the player to move, the position after it."""
 
 
-@cache
-def box_table(player: str) -> BoxTable:
-    """The matchboxes for MENACE playing `player` (X moves first), built once."""
+PositionTables = tuple[tuple[BoxId, ...], tuple[tuple[PositionId, ...], ...],
+                       tuple[tuple[Cell, ...], ...], tuple[PositionId, ...]]
+"""A BoxTable's tables by position, as plain data: box_at, after_bead, bead_to_cell, forced."""
+
+
+def _position_tables(player: str) -> PositionTables:
+    """For each position, the player's box, the position after each bead, the frame and forced move."""
     graph = position_graph()
     needs = [needs_box(board, player) for board in graph.boards]
-    labels = box_labels(player)
-    index = {label: box for box, label in enumerate(labels)}
+    index = {label: box for box, label in enumerate(box_labels(player))}
     box_at: list[BoxId] = []
     after_bead: list[tuple[PositionId, ...]] = []
     bead_to_cell: list[tuple[Cell, ...]] = []
@@ -59,6 +63,22 @@ def box_table(player: str) -> BoxTable:
         lone = [child for child in children if child != NO_POSITION]
         single = graph.results[p] is Result.ONGOING and to_move(board) == player and len(lone) == 1
         forced.append(lone[0] if single else NO_POSITION)
+    return tuple(box_at), tuple(after_bead), tuple(bead_to_cell), tuple(forced)
+
+
+def _is_position_tables(data: object) -> bool:
+    """True when `data` has the shape of stored position tables."""
+    return (isinstance(data, tuple) and len(data) == 4
+            and all(isinstance(part, tuple) and len(part) == POSITIONS for part in data))
+
+
+@cache
+def box_table(player: str) -> BoxTable:
+    """The matchboxes for MENACE playing `player` (X moves first), built once (and stored on disk)."""
+    labels = box_labels(player)
+    box_at, after_bead, bead_to_cell, forced = stored(
+        f"boxes-{player}", ["board.py", "symmetry.py", "boxes.py", "positions.py", "tables.py"],
+        lambda: _position_tables(player), _is_position_tables)
     return BoxTable(
         player=player,
         labels=labels,
@@ -66,8 +86,8 @@ def box_table(player: str) -> BoxTable:
         label_empties=tuple(
             tuple(Cell(c) for c in CELLS if label[c] == EMPTY) for label in labels
         ),
-        box_at=tuple(box_at),
-        after_bead=tuple(after_bead),
-        bead_to_cell=tuple(bead_to_cell),
-        forced=tuple(forced),
+        box_at=box_at,
+        after_bead=after_bead,
+        bead_to_cell=bead_to_cell,
+        forced=forced,
     )
