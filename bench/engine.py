@@ -1,37 +1,200 @@
-"""Train the engine against a uniformly random opponent and print games per second.
+"""Train the engine against a uniformly random opponent: games per second, today's loop beside the old one.
 
-Run by hand: python bench/engine.py [--games N] [--repeats R]. The last line is the figure.
+Run by hand: python bench/engine.py [--games N] [--repeats R]. Both loops play the same games
+(same seed, same boxes after), timed in turns in one run; the ratio is the figure. It also
+prints the floor that drawing the random numbers alone sets, and the memory that the tables and
+one MENACE take over the bare interpreter.
+
+`--only LOOP` plays that loop once and times nothing, for an instruction count that other load
+cannot disturb: run `valgrind --tool=callgrind python bench/engine.py --only "game loop"
+--games N` for two values of N and divide the difference of the totals by the difference of N.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from reference.board import X
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.memory import over_bare_mb
+from reference.board import Cell, X
+from reference.loop import Match, play_games
 from reference.menace import Menace
-from reference.study.opponents import random_opponent
-from reference.rules import CHALLENGE
+from reference.outcome import Outcome
+from reference.positions import OpponentTable, Result, legal_successors, position_graph
+from reference.rules import CHALLENGE, EmptyBox
+from reference.tables import box_table
+
+Loop = Callable[[Menace, OpponentTable, int], bytes]
+"""A way to play `games` training games of a MENACE against an opponent; each game's Result."""
+
+
+def old_loop(
+    self: Menace, pool: Sequence[OpponentTable], games: int, *, first_game: int = 0
+) -> tuple[bytearray, bytearray]:
+    """The engine's loop as it was before the one game loop (commit 03f932b), kept to compare.
+
+    Play and learn from `games` games, game g against pool[(first_game + g) % len(pool)]; each
+    game's `Result` code, and how often MENACE met an empty box in each game.
+    """
+    graph = position_graph()
+    table = box_table(self.player)
+    results = [int(r) for r in graph.results]
+    box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
+    empties_of, legal_moves = table.label_empties, legal_successors()
+    boxes = self.boxes
+    rnd = self.rng.random
+    refill = self.rules.empty_box is EmptyBox.REFILL
+    resign = self.rules.empty_box is EmptyBox.RESIGN
+    refill_beads = self.rules.refill_beads
+    mine = int(Result.X_WINS if self.player == X else Result.O_WINS)
+    theirs = int(Result.O_WINS if self.player == X else Result.X_WINS)
+    returned = [0] * 4
+    returned[mine] = self.rules.beads_returned(Outcome.WIN)
+    returned[theirs] = self.rules.beads_returned(Outcome.LOSS)
+    returned[Result.DRAWN] = self.rules.beads_returned(Outcome.DRAW)
+    record = bytearray(games)
+    empties_record = bytearray(games)
+    menace_first = self.player == X
+    count = len(pool)
+    for game in range(games):
+        # The hot loop: the same steps as move() and learn(), inlined for speed.
+        opponent = pool[(first_game + game) % count]
+        drawn: list[tuple[list[Cell], Cell]] = []
+        empty_here = 0
+        if menace_first:
+            position = 0
+        else:
+            opening = opponent[0]
+            position = opening[int(rnd() * len(opening))]
+        while True:
+            box = box_at[position]
+            if box >= 0:
+                beads = boxes[box]
+                n = len(beads)
+                if n:
+                    i = int(rnd() * n)
+                    bead = beads[i]
+                    beads[i] = beads[-1]
+                    beads.pop()
+                    if n == 1 and refill:
+                        empties = empties_of[box]
+                        beads.extend(
+                            empties[int(rnd() * len(empties))] for _ in range(refill_beads)
+                        )
+                    drawn.append((beads, bead))
+                    position = after_bead[position][bead]
+                else:
+                    empty_here += 1
+                    if resign:
+                        result = theirs
+                        break
+                    legal = legal_moves[position]
+                    position = legal[int(rnd() * len(legal))]
+            else:
+                position = forced[position]
+            result = results[position]
+            if result:
+                break
+            choices = opponent[position]
+            position = choices[int(rnd() * len(choices))]
+            result = results[position]
+            if result:
+                break
+        record[game] = result
+        empties_record[game] = empty_here
+        back = returned[result]
+        if back == 1:
+            for beads, bead in drawn:
+                beads.append(bead)
+        elif back:
+            for beads, bead in drawn:
+                beads.extend([bead] * back)
+    return record, empties_record
+
+
+def with_old_loop(menace: Menace, opponent: OpponentTable, games: int) -> bytes:
+    """The games played by the old loop."""
+    return bytes(old_loop(menace, [opponent], games)[0])
+
+
+def with_game_loop(menace: Menace, opponent: OpponentTable, games: int) -> bytes:
+    """The games played by the one game loop, its match built inside the timing."""
+    return play_games([Match(menace, opponent)], games, menace.rng.random).results
+
+
+def draws_only(menace: Menace, opponent: OpponentTable, games: int) -> bytes:
+    """No game at all: only the random numbers a game draws (about 6.5 of them), the floor for any loop."""
+    rnd = menace.rng.random
+    for _ in range(games):
+        int(rnd() * 5), int(rnd() * 5), int(rnd() * 5), int(rnd() * 5), int(rnd() * 5)
+        int(rnd() * 5), int(rnd() * 5)
+    return b""
+
+
+LOOPS: dict[str, Loop] = {"old loop": with_old_loop, "game loop": with_game_loop,
+                          "random numbers only": draws_only}
+
+
+def games_per_second(games: int, repeats: int) -> dict[str, float]:
+    """The best rate of each loop over `repeats` rounds, the loops taking turns within each round."""
+    opponent = legal_successors()
+    best = dict.fromkeys(LOOPS, float("inf"))
+    for repeat in range(repeats):
+        played = {}
+        for name, loop in LOOPS.items():
+            menace = Menace(CHALLENGE, player=X, rng=random.Random(repeat))
+            start = time.perf_counter()
+            results = loop(menace, opponent, games)
+            best[name] = min(best[name], time.perf_counter() - start)
+            played[name] = (results, menace.contents())
+        if played["old loop"] != played["game loop"]:
+            raise SystemExit("the two loops played different games: the comparison is void")
+        tally = played["game loop"][0]
+        print(f"round {repeat + 1}: {tally.count(Result.X_WINS)} wins, "
+              f"{tally.count(Result.DRAWN)} draws, {tally.count(Result.O_WINS)} losses, "
+              "the same games in both loops")
+    return {name: games / seconds for name, seconds in best.items()}
+
+
+MEMORY_PROBE = """
+import random
+from reference.board import X
+from reference.loop import Match, play_games
+from reference.menace import Menace
+from reference.positions import legal_successors
+menace = Menace(player=X, rng=random.Random(1))
+play_games([Match(menace, legal_successors())], 20_000, menace.rng.random)
+"""
+"""Build every table, one MENACE and its match, and train it for 20,000 games."""
 
 
 def main() -> None:
-    """Time `games` training games, best of `repeats` fresh MENACEs, on one core."""
+    """Print each loop's games per second, their ratio, and the memory the engine takes."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", choices=sorted(LOOPS), help="play this loop once, time nothing")
     options = parser.parse_args()
-    opponent = random_opponent()  # tables are built here, outside the timing
-    best = float("inf")
-    for repeat in range(options.repeats):
-        menace = Menace(CHALLENGE, player=X, rng=random.Random(repeat))
-        start = time.perf_counter()
-        tally = menace.train(opponent, options.games)
-        best = min(best, time.perf_counter() - start)
-        print(f"run {repeat + 1}: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses")
-    print(f"challenge rules against a random opponent, best of {options.repeats} runs of "
-          f"{options.games:,} games")
-    print(f"{options.games / best:,.0f} games per second")
+    if options.only:
+        menace = Menace(CHALLENGE, player=X, rng=random.Random(0))
+        LOOPS[options.only](menace, legal_successors(), options.games)
+        return
+    position_graph(), box_table(X), legal_successors()  # tables are built here, outside the timing
+    rates = games_per_second(options.games, options.repeats)
+    print(f"challenge rules against a random opponent, best of {options.repeats} rounds of "
+          f"{options.games:,} games, on one core:")
+    for name, rate in rates.items():
+        print(f"  {name:<20} {rate:>12,.0f} games per second")
+    print(f"game loop / old loop: {rates['game loop'] / rates['old loop']:.2f}")
+    bare, engine = over_bare_mb(MEMORY_PROBE)
+    print(f"memory: the tables and one MENACE after 20,000 games take {engine:.1f} MB over the "
+          f"bare interpreter's {bare:.1f} MB (peak resident memory)")
 
 
 if __name__ == "__main__":

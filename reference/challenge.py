@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reference.board import EMPTY_BOARD, X, Board, Cell, is_over, play
+from reference.board import CELLS, EMPTY_BOARD, Board, Cell, X, play
 from reference.console import Console
+from reference.loop import Match, first_option, play_games
 from reference.menace import Menace
 from reference.numbers import NumberTextError, whole_number
 from reference.notation import (
-    InvalidMoveTextError, format_board, format_dump, move_name, parse_move,
+    InvalidMoveTextError,
+    format_board,
+    format_dump,
+    move_name,
+    parse_move,
 )
-from reference.outcome import Outcome, Tally, outcome_of
+from reference.outcome import Outcome, Tally
+from reference.positions import PositionId, Result, outcome_codes, position_graph
 
 MOVE_HELP = (
     "Type a move as two letters from L, M, R: the row (L top, M middle, R bottom), "
@@ -62,35 +68,44 @@ def read_move(console: Console, board: Board) -> Cell:
         return cell
 
 
-def outcome_for(menace: Menace, board: Board, resigned: bool) -> Outcome:
-    """How the game on `board` ended for MENACE."""
-    return Outcome.LOSS if resigned else outcome_of(board, menace.player)
+class Player:
+    """The person at the console as one side of MENACE's match: shows each board, reads each move."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.board = EMPTY_BOARD
+        """The last board shown: after the person's move, or the empty board."""
+
+    def choose(self, position: PositionId) -> PositionId:
+        """Show MENACE's move that led to `position`, then read the person's; the position after it."""
+        graph = position_graph()
+        self.show_menace_move(graph.boards[position])
+        cell = read_move(self.console, self.board)
+        self.board = play(self.board, cell)
+        self.console.narrate(f"You play {move_name(cell)}:")
+        self.console.show(format_board(self.board))
+        return graph.children[position][cell]
+
+    def show_menace_move(self, board: Board) -> None:
+        """Show `board`, one move of MENACE's after the last board shown."""
+        cell = next(c for c in CELLS if board[c] != self.board[c])
+        self.board = board
+        self.console.narrate(f"MENACE plays {move_name(cell)}:")
+        self.console.show(format_board(board))
 
 
-def play_game(menace: Menace, console: Console) -> Outcome:
-    """One game, MENACE moving first, each board shown; MENACE learns; the outcome."""
+def play_game(menace: Menace, player: Player, match: Match) -> Outcome:
+    """One game of `match`, MENACE moving first, each board shown; MENACE learns; the outcome."""
+    console = player.console
     console.show("new game")
-    board = EMPTY_BOARD
-    resigned = False
-    while True:
-        cell = menace.move(board)
-        if cell is None:
-            console.say("MENACE's box for this position is empty: MENACE resigns.")
-            resigned = True
-            break
-        board = play(board, cell)
-        console.narrate(f"MENACE plays {move_name(cell)}:")
-        console.show(format_board(board))
-        if is_over(board):
-            break
-        mine = read_move(console, board)
-        board = play(board, mine)
-        console.narrate(f"You play {move_name(mine)}:")
-        console.show(format_board(board))
-        if is_over(board):
-            break
-    outcome = outcome_for(menace, board, resigned)
-    menace.learn(outcome)
+    player.board = EMPTY_BOARD
+    played = play_games([match], 1, menace.rng.random, choose=first_option)
+    graph = position_graph()
+    if graph.results[played.last_position] is Result.ONGOING:
+        console.say("MENACE's box for this position is empty: MENACE resigns.")
+    elif graph.boards[played.last_position] != player.board:
+        player.show_menace_move(graph.boards[played.last_position])
+    outcome = Outcome(outcome_codes(menace.player)[played.results[0]])
     console.narrate(f"{LEARNING[outcome]} Its 304 matchboxes now hold (label: the board row by "
                     "row; then its beads: squares 0-8 row by row from the top left):")
     console.show(format_dump(menace.contents()))
@@ -105,9 +120,11 @@ def play_session(
         console.say(f"MENACE plays {X} and moves first. {MOVE_HELP}")
         console.say("After each game MENACE learns and all 304 of its matchboxes are shown.")
     games = read_game_count(console)
+    player = Player(console)
+    match = Match(menace, player)
     score = Tally()
     for number in range(1, games + 1):
-        outcome = play_game(menace, console)
+        outcome = play_game(menace, player, match)
         score = score.after(outcome)
         said = {Outcome.WIN: "MENACE wins", Outcome.DRAW: "a draw", Outcome.LOSS: "you win"}
         console.say(f"Game {number} of {games}: {said[outcome]}. Score: {score_text(score)}.")

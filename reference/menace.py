@@ -3,31 +3,28 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
 
-from reference.board import EMPTY, X, Board, Cell, IllegalMoveError, empty_cells, is_over, to_move
+from reference.board import (
+    EMPTY,
+    Board,
+    Cell,
+    IllegalMoveError,
+    X,
+    empty_cells,
+    is_over,
+    to_move,
+)
 from reference.boxes import BoxId, box_labels, distinct_squares
+from reference.loop import Match, play_games
 from reference.outcome import Outcome, Tally
+from reference.positions import OpponentTable, result_of
 from reference.rules import CHALLENGE, EmptyBox, Rules
 from reference.symmetry import canonical, inverse, map_cell
-
-if TYPE_CHECKING:
-    from reference.positions import OpponentTable
 
 
 class InvalidBoxesError(ValueError):
     """Matchbox contents that do not fit MENACE's boxes: a wrong label, an illegal bead, an empty box."""
-
-
-def beads_returned(rules: Rules, player: str) -> list[int]:
-    """Beads of each drawn square put back after a game, by the game's Result code."""
-    from reference.positions import Result, result_of
-
-    returned = [0] * len(Result)
-    for outcome in Outcome:
-        returned[result_of(player, outcome)] = rules.beads_returned(outcome)
-    return returned
 
 
 def initial_contents(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, list[Cell]]:
@@ -63,6 +60,11 @@ class Menace:
             self.load(contents)
 
     @property
+    def boxes(self) -> list[list[Cell]]:
+        """Each box's beads in box order: the live lists, which the game loop draws from and refills."""
+        return self._beads
+
+    @property
     def labels(self) -> tuple[Board, ...]:
         """The boxes' labels, in the fixed box order."""
         return self._labels
@@ -90,7 +92,8 @@ class Menace:
             if not cells and self.rules.empty_box is EmptyBox.REFILL:
                 raise InvalidBoxesError(f"box {label!r} is empty, which the refill rule forbids")
             loaded[box] = [Cell(c) for c in cells]
-        self._beads = loaded
+        for box, beads in enumerate(loaded):
+            self._beads[box][:] = beads  # in place: a match built on these lists stays valid
         self._drawn = []
 
     def move(self, board: Board) -> Cell | None:
@@ -133,88 +136,5 @@ class Menace:
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
-        from reference.positions import result_of
-
-        results, _ = self.play_games([opponent], games)
-        return Tally(*(results.count(result_of(self.player, o)) for o in Outcome))
-
-    def play_games(
-        self, pool: Sequence[OpponentTable], games: int, *, first_game: int = 0
-    ) -> tuple[bytearray, bytearray]:
-        """Play and learn from `games` games, game g against pool[(first_game + g) % len(pool)].
-
-        Returns each game's `Result` code, and how often MENACE met an empty box in each game.
-        """
-        from reference.positions import legal_successors, position_graph, result_of
-        from reference.tables import box_table  # built on first use: the challenge needs neither
-
-        graph = position_graph()
-        table = box_table(self.player)
-        results = [int(r) for r in graph.results]
-        box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
-        empties_of, legal_moves = self._empties, legal_successors()
-        boxes = self._beads
-        rnd = self.rng.random
-        refill = self.rules.empty_box is EmptyBox.REFILL
-        resign = self.rules.empty_box is EmptyBox.RESIGN
-        refill_beads = self.rules.refill_beads
-        theirs = int(result_of(self.player, Outcome.LOSS))
-        returned = beads_returned(self.rules, self.player)
-        record = bytearray(games)
-        empties_record = bytearray(games)
-        menace_first = self.player == X
-        count = len(pool)
-        for game in range(games):
-            # The hot loop: the same steps as move() and learn(), inlined for speed.
-            opponent = pool[(first_game + game) % count]
-            drawn: list[tuple[list[Cell], Cell]] = []
-            empty_here = 0
-            if menace_first:
-                position = 0
-            else:
-                opening = opponent[0]
-                position = opening[int(rnd() * len(opening))]
-            while True:
-                box = box_at[position]
-                if box >= 0:
-                    beads = boxes[box]
-                    n = len(beads)
-                    if n:
-                        i = int(rnd() * n)
-                        bead = beads[i]
-                        beads[i] = beads[-1]
-                        beads.pop()
-                        if n == 1 and refill:
-                            empties = empties_of[box]
-                            beads.extend(
-                                empties[int(rnd() * len(empties))] for _ in range(refill_beads)
-                            )
-                        drawn.append((beads, bead))
-                        position = after_bead[position][bead]
-                    else:
-                        empty_here += 1
-                        if resign:
-                            result = theirs
-                            break
-                        legal = legal_moves[position]
-                        position = legal[int(rnd() * len(legal))]
-                else:
-                    position = forced[position]
-                result = results[position]
-                if result:
-                    break
-                choices = opponent[position]
-                position = choices[int(rnd() * len(choices))]
-                result = results[position]
-                if result:
-                    break
-            record[game] = result
-            empties_record[game] = empty_here
-            back = returned[result]
-            if back == 1:
-                for beads, bead in drawn:
-                    beads.append(bead)
-            elif back:
-                for beads, bead in drawn:
-                    beads.extend([bead] * back)
-        return record, empties_record
+        played = play_games([Match(self, opponent)], games, self.rng.random)
+        return Tally(*(played.results.count(result_of(self.player, o)) for o in Outcome))

@@ -9,13 +9,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.board import CELLS, EMPTY, EMPTY_BOARD, O, X, Board, is_over, play, winner
+from reference.board import (
+    CELLS,
+    EMPTY,
+    EMPTY_BOARD,
+    Board,
+    O,
+    X,
+    is_over,
+    play,
+    winner,
+)
 from reference.boxes import box_labels
+from reference.loop import Match, play_games
 from reference.menace import InvalidBoxesError, Menace, initial_contents
-from reference.study.opponents import perfect_opponent, random_opponent
 from reference.outcome import Outcome, Tally
-from reference.positions import Result, position_graph
+from reference.positions import Result
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
 from tests.conftest import nth_legal, opponent_choices
 
@@ -101,8 +112,8 @@ def test_boxes_stay_sound_over_long_training(seed: int, which: int) -> None:
     rules = [CHALLENGE, Rules(initial_beads=(1, 1, 1, 1), win=0, draw=0, loss=-1),
              Rules(win=3, draw=1), Rules(initial_beads=(2, 2, 2, 2), loss=-1, refill_beads=1)][which]
     menace = Menace(rules, rng=random.Random(seed))
-    results, empty_boxes = menace.play_games([random_opponent()], 300)
-    assert len(results) == 300 and sum(empty_boxes) == 0
+    played = play_games([Match(menace, random_opponent())], 300, menace.rng.random)
+    assert len(played.results) == 300 and sum(played.empty_boxes) == 0
     assert_boxes_are_sound(menace.contents())
 
 
@@ -161,28 +172,6 @@ def test_a_bead_is_played_through_the_symmetry_from_label_to_board() -> None:
     assert board[cell] == EMPTY
 
 
-def test_train_plays_exactly_as_move_and_learn_do() -> None:
-    fast = Menace(rng=random.Random(42))
-    fast.train(random_opponent(), 200)
-    slow = Menace(rng=random.Random(42))
-    graph, opponent = position_graph(), random_opponent()
-    for _ in range(200):
-        board = EMPTY_BOARD
-        while True:
-            cell = slow.move(board)
-            assert cell is not None
-            board = play(board, cell)
-            if is_over(board):
-                break
-            choices = opponent[graph.index[board]]
-            board = graph.boards[choices[int(slow.rng.random() * len(choices))]]
-            if is_over(board):
-                break
-        mark = winner(board)
-        slow.learn(Outcome.DRAW if mark is None else Outcome.WIN if mark == X else Outcome.LOSS)
-    assert slow.contents() == fast.contents()
-
-
 def test_menace_never_loses_more_against_perfect_play_after_training() -> None:
     menace = Menace(rng=random.Random(1))
     first = menace.train(perfect_opponent(), 500)
@@ -205,8 +194,8 @@ def test_michie_menace_resigns_at_an_empty_box() -> None:
     contents[EMPTY_BOARD] = []
     menace = Menace(MICHIE, rng=random.Random(0), contents=contents)
     assert menace.move(EMPTY_BOARD) is None
-    results, empty_boxes = menace.play_games([random_opponent()], 10)
-    assert set(results) == {Result.O_WINS} and sum(empty_boxes) == 10
+    played = play_games([Match(menace, random_opponent())], 10, menace.rng.random)
+    assert set(played.results) == {Result.O_WINS} and sum(played.empty_boxes) == 10
     assert menace.train(random_opponent(), 10) == Tally(losses=10)
 
 

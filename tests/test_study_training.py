@@ -156,7 +156,6 @@ def test_training_in_chunks_plays_the_same_games_as_in_one_go() -> None:
         learner = Menace(CHALLENGE, rng=rng)
         training = Training(learner, opponent_sides(["menace", "random"], learner, rng))
         results = b"".join(training.play(n).results for n in chunks)
-        training.store()
         return results, learner.contents()
 
     assert run([500]) == run([123, 1, 376])

@@ -267,7 +267,6 @@ def train_one(options: argparse.Namespace, rules: Rules, names: tuple[str, ...],
         results += record.results
         empties += record.empty_boxes
         bar.update(len(results))
-    training.store()
     if options.boxes is not None:
         try:
             save_boxes(options.boxes, options.player, menace.contents(), before + options.games)
