@@ -1,26 +1,39 @@
 """Train many MENACEs at once and print games per second in total, for each engine and number of learners.
 
 Run by hand: python bench/learners.py [--games N] [--learners K ...] [--opponent NAME].
-The target is 300,000 games per second in total for K >= 1,000 learners.
+The targets: 2,000,000 games per second in total for 4,096 learners against the random player
+(numpy), and at most 200 MB for those 4,096 learners over the bare interpreter.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.memory import over_bare_mb
 from reference.board import O, X
-from reference.study.learners import numpy_available, train_learners
 from reference.rules import CHALLENGE
-from reference.tables import box_table
+from reference.study.learners import numpy_available, train_learners
 from reference.study.training import OPPONENTS
+from reference.tables import box_table
+
+MEMORY_PROBE = """
+from reference.rules import CHALLENGE
+from reference.study.learners import train_learners
+train_learners(CHALLENGE, "X", ["random"], 200, 4096, seed=1, engine="{engine}")
+"""
+"""Train 4,096 learners for 200 games each with one engine."""
 
 
 def main() -> None:
     """Time `games` games of K fresh learners each, for every K and engine, best of `repeats`."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1_000)
-    parser.add_argument("--learners", type=int, nargs="+", default=[1, 100, 1_000, 10_000])
+    parser.add_argument("--learners", type=int, nargs="+", default=[1, 100, 1_000, 4_096, 10_000])
     parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="random")
     parser.add_argument("--repeats", type=int, default=3)
     options = parser.parse_args()
@@ -41,6 +54,9 @@ def main() -> None:
                                seed=repeat, engine=engine)
                 best = min(best, time.perf_counter() - start)
             print(f"{learners:>9,}  {engine:>7}  {learners * options.games / best:>17,.0f}")
+    bare, used = over_bare_mb(MEMORY_PROBE.format(engine=engines[0]))
+    print(f"memory: 4,096 learners ({engines[0]}) take {used:.0f} MB over the bare interpreter's "
+          f"{bare:.0f} MB (peak resident memory)")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def test_the_vectorised_boxes_stay_sound_under_every_empty_box_rule() -> None:
         rng = np.random.default_rng(0)
         for _ in range(300):
             me.learn(play_round((me, rival), 64, rng))
-            beads = me.counts.reshape(64, me.boxes, 9)
+            beads = me.beads()
             assert (beads >= 0).all()
             assert not beads[:, ~legal].any()  # beads only on empty squares of the label
             if rules is CHALLENGE:

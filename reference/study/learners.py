@@ -8,13 +8,27 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from reference.board import O, X
-from reference.study.curves import BAND, MEASURES, Band, Curve, checkpoints, curve_from_results
-from reference.menace import Menace, beads_returned, initial_contents
+from reference.loop import beads_returned
+from reference.menace import Menace, initial_contents
 from reference.outcome import Outcome
-from reference.positions import NO_POSITION, OpponentTable, outcome_codes, position_graph, result_of
+from reference.positions import (
+    OpponentTable,
+    legal_successors,
+    outcome_codes,
+    position_graph,
+    result_of,
+)
 from reference.rules import EmptyBox, Rules
-from reference.tables import box_table
+from reference.study.curves import (
+    BAND,
+    MEASURES,
+    Band,
+    Curve,
+    checkpoints,
+    curve_from_results,
+)
 from reference.study.training import OPPONENTS, SELF_PLAY, opponent_sides, play_games
+from reference.tables import box_table
 
 if TYPE_CHECKING:
     import numpy as np
@@ -88,149 +102,200 @@ def first_move_boxes_empty(menace: Menace) -> list[str]:
             if not beads and label.count(menace.player) == 0]
 
 
+POSITIONS_PLUS = 2
+"""Two positions added after the reachable ones: X resigned (O wins) and O resigned (X wins)."""
+
+
+@cache
+def _graph_arrays() -> tuple[Ints, Ints]:
+    """Each position's Result (the two resignations included), and its legal moves padded to 9."""
+    import numpy as np
+
+    graph = position_graph()
+    count = len(graph.boards)
+    results = np.zeros(count + POSITIONS_PLUS, dtype=np.int64)
+    results[:count] = [int(r) for r in graph.results]
+    results[count] = int(result_of(X, Outcome.LOSS))
+    results[count + 1] = int(result_of(O, Outcome.LOSS))
+    return results, _padded([list(row) for row in legal_successors()])
+
+
+def _padded(rows: Sequence[Sequence[int]]) -> Ints:
+    """Rows of positions as one array of 9 columns, a finished position (empty row) leading to itself,
+    every row padded by repeating itself, so that column `int(u * count)` is a uniform pick."""
+    import numpy as np
+
+    table = np.zeros((len(rows) + POSITIONS_PLUS, 9), dtype=np.int64)
+    table[len(rows):] = np.arange(len(rows), len(rows) + POSITIONS_PLUS)[:, None]
+    for p, row in enumerate(rows):
+        table[p] = [row[c % len(row)] for c in range(9)] if row else p
+    return table
+
+
+def _counts(rows: Sequence[Sequence[int]]) -> Ints:
+    """How many options each row has (one for a finished position, which stays where it is)."""
+    import numpy as np
+
+    counts = np.ones(len(rows) + POSITIONS_PLUS, dtype=np.int64)
+    counts[:len(rows)] = [max(1, len(row)) for row in rows]
+    return counts
+
+
 class _Table:
     """An opponent given as data, for K games at once."""
 
     def __init__(self, table: OpponentTable) -> None:
-        import numpy as np
+        self.choices_flat = _padded(table).reshape(-1)
+        """For each position and column (index p * 9 + column), its options padded to 9 columns."""
+        self.counts = _counts(table)
 
-        self.choices = np.zeros((len(table), 9), dtype=np.int64)
-        self.counts = np.ones(len(table), dtype=np.int64)
-        for p, row in enumerate(table):
-            if row:
-                self.choices[p, :len(row)] = row
-                self.counts[p] = len(row)
-
-    def move(self, idx: Ints, pos: Ints, rng: np.random.Generator) -> tuple[Ints, Ints | None]:
-        """The positions after this opponent's moves, and no resignations."""
+    def move(self, pos: Ints, rng: np.random.Generator) -> Ints:
+        """The positions after this opponent's moves from `pos` (a finished game stays put)."""
         import numpy as np
 
         pick = (rng.random(pos.size) * self.counts[pos]).astype(np.int64)
-        return self.choices[pos, pick], None
+        moved: Ints = self.choices_flat[pos * 9 + pick]
+        return moved
+
+
+SINK_BEADS = 1 << 20
+"""The beads of each learner's sink box, which a learner whose game is over draws from: never empty."""
 
 
 class _Population:
-    """K MENACEs of one player under the same rules, their beads counted per box and square."""
+    """K MENACEs of one player under the same rules, their beads counted per box and square.
+
+    Each learner has one more box, its sink, drawn from once its game is over, so that every ply
+    treats all K learners alike; the sink is filled up again after each game.
+    """
 
     def __init__(self, rules: Rules, player: str, k: int) -> None:
         import numpy as np
 
         table = box_table(player)
         graph = position_graph()
+        positions = len(graph.boards)
         boxes = len(table.labels)
-        start = np.zeros((boxes, 9), dtype=np.int32)
+        self.player = player
+        self.boxes = boxes
+        self.k = k
+        start = np.zeros((boxes + 1, 9), dtype=np.int32)
         for box, beads in enumerate(initial_contents(rules, player).values()):
             for bead in beads:
                 start[box, bead] += 1
-        self.boxes = boxes
-        self.counts = np.tile(start, (k, 1))  # row k * boxes + box
-        self.box_at = np.array(table.box_at, dtype=np.int64)
-        self.after = np.full((len(graph.boards), 9), NO_POSITION, dtype=np.int64)
+        start[boxes] = SINK_BEADS
+        self.counts = np.tile(start, (k, 1))  # row k * (boxes + 1) + box
+        self.flat = self.counts.reshape(-1)  # the same beads, indexed row * 9 + square
+        self.first_row = np.arange(k, dtype=np.int64) * (boxes + 1)
+        """Each learner's first row of `counts`."""
+        self.sinks = self.first_row + boxes
+        self.box_at = np.full(positions + POSITIONS_PLUS, boxes, dtype=np.int64)
+        """For each position, the box drawn from there, or the sink where the game is over."""
+        self.box_at[:positions] = [box if box >= 0 else boxes for box in table.box_at]
+        after = np.zeros((positions + POSITIONS_PLUS, 9), dtype=np.int64)
+        after[:] = np.arange(positions + POSITIONS_PLUS)[:, None]  # a finished game stays put
         for p, row in enumerate(table.after_bead):
             if row:
-                self.after[p] = row
-        self.forced = np.array(table.forced, dtype=np.int64)
+                after[p] = row
+        self.after_flat = after.reshape(-1)
+        """For each position and bead (index p * 9 + bead), the position after it."""
+        forced = np.arange(positions + POSITIONS_PLUS, dtype=np.int64)
+        forced[:positions] = [f if f >= 0 else p for p, f in enumerate(table.forced)]
+        self.forced = forced
+        """For each position with one square left and this player to move, the position after it."""
         self.label_empties = np.zeros((boxes, 9), dtype=np.int64)
         self.label_empty_counts = np.array([len(e) for e in table.label_empties], dtype=np.int64)
         for box, empties in enumerate(table.label_empties):
             self.label_empties[box, :len(empties)] = empties
-        self.legal = np.zeros((len(graph.boards), 9), dtype=np.int64)
-        self.legal_counts = np.ones(len(graph.boards), dtype=np.int64)
-        for p, children in enumerate(graph.children):
-            legal = [c for c in children if c != NO_POSITION]
-            if legal:
-                self.legal[p, :len(legal)] = legal
-                self.legal_counts[p] = len(legal)
+        self.results, self.legal = _graph_arrays()
+        self.legal_counts = _counts(legal_successors())
+        self.resigned = positions + (0 if player == X else 1)
+        """The position that stands for this player having resigned."""
         self.returned = np.array(beads_returned(rules, player), dtype=np.int32)
         self.refill = rules.empty_box is EmptyBox.REFILL
         self.resign = rules.empty_box is EmptyBox.RESIGN
         self.refill_beads = rules.refill_beads
         self.empty_met = np.zeros(k, dtype=np.int64)
-        self.drawn: list[tuple[Ints, Ints]] = []
-        self.flat = self.counts.reshape(-1)  # the same beads, indexed row * 9 + square
-        self.after_flat = self.after.reshape(-1)
+        self.drawn: list[Ints] = []
 
-    def move(self, idx: Ints, pos: Ints, rng: np.random.Generator) -> tuple[Ints, Ints | None]:
-        """The positions after the moves of learners `idx` at positions `pos`, and who resigned."""
+    def beads(self) -> NDArray[np.int32]:
+        """The beads of every learner's boxes, by learner, box and square (the sinks left out)."""
+        return self.counts.reshape(self.k, self.boxes + 1, 9)[:, :self.boxes]
+
+    def move(self, pos: Ints, rng: np.random.Generator) -> Ints:
+        """The positions after every learner draws a bead at `pos` (a finished game draws from its sink)."""
         import numpy as np
 
-        box = self.box_at[pos]
-        new = self.forced[pos]  # right where there is no box
-        resigned = None
-        drawing = np.nonzero(box >= 0)[0]
-        if drawing.size:
-            who = idx[drawing]
-            rows = who * self.boxes + box[drawing]
-            running = np.cumsum(self.counts[rows], axis=1)
-            total = running[:, 8]
-            full = total > 0
-            if not full.all():
-                dry = drawing[~full]
-                self.empty_met[idx[dry]] += 1
-                if self.resign:
-                    resigned = dry
-                    new[dry] = pos[dry]
-                else:
-                    pick = (rng.random(dry.size) * self.legal_counts[pos[dry]]).astype(np.int64)
-                    new[dry] = self.legal[pos[dry], pick]
-                drawing, who, rows, running, total = (
-                    drawing[full], who[full], rows[full], running[full], total[full])
-            draw = (rng.random(drawing.size) * total).astype(np.int64)
-            bead = (running <= draw[:, None]).sum(axis=1)
-            flat = rows * 9 + bead
-            self.flat[flat] -= 1
-            if self.refill:
-                emptied = np.nonzero(total == 1)[0]
-                if emptied.size:
-                    refill_rows = rows[emptied]
-                    refill_boxes = box[drawing[emptied]]
-                    n = self.label_empty_counts[refill_boxes]
-                    for _ in range(self.refill_beads):
-                        pick = (rng.random(emptied.size) * n).astype(np.int64)
-                        self.counts[refill_rows, self.label_empties[refill_boxes, pick]] += 1
-            self.drawn.append((who, flat))
-            new[drawing] = self.after_flat[pos[drawing] * 9 + bead]
-        return new, resigned
+        rows = self.first_row + self.box_at[pos]
+        # np.take gathers whole rows several times faster than fancy indexing; int32 sums need
+        # no cast, and argmax stops at the first square whose running sum passes the draw.
+        running = np.cumsum(np.take(self.counts, rows, axis=0), axis=1, dtype=np.int32)
+        total = running[:, 8]
+        dry_new = None
+        if not total.all():  # empty boxes, possible unless the rules refill them
+            dry = np.flatnonzero(total == 0)
+            self.empty_met[dry] += 1
+            if self.resign:
+                dry_new = np.full(dry.size, self.resigned, dtype=np.int64)
+            else:
+                pick = (rng.random(dry.size) * self.legal_counts[pos[dry]]).astype(np.int64)
+                dry_new = self.legal[pos[dry], pick]
+            rows[dry] = self.sinks[dry]
+            running[dry] = np.cumsum(self.counts[rows[dry]], axis=1, dtype=np.int32)
+        draw = (rng.random(pos.size) * total).astype(np.int32)
+        bead = np.argmax(running > draw[:, None], axis=1)
+        flat = rows * 9 + bead
+        self.flat[flat] -= 1
+        if self.refill and (emptied := np.flatnonzero(total == 1)).size:
+            refill_rows = rows[emptied]
+            refill_boxes = refill_rows - self.first_row[emptied]
+            n = self.label_empty_counts[refill_boxes]
+            for _ in range(self.refill_beads):
+                pick = (rng.random(emptied.size) * n).astype(np.int64)
+                self.counts[refill_rows, self.label_empties[refill_boxes, pick]] += 1
+        self.drawn.append(flat)
+        new: Ints = self.after_flat[pos * 9 + bead]
+        if dry_new is not None:
+            new[dry] = dry_new
+        return new
+
+    def forced_move(self, pos: Ints) -> Ints:
+        """The positions after every learner's forced move (one square left; a finished game stays)."""
+        forced: Ints = self.forced[pos]
+        return forced
 
     def learn(self, results: Ints) -> None:
-        """Put the beads drawn this game back as each learner's result says."""
-        for who, flat in self.drawn:
-            self.flat[flat] += self.returned[results[who]]
+        """Put the beads drawn this game back as each learner's result says; fill the sinks up."""
+        back = self.returned[results]
+        for flat in self.drawn:
+            self.flat[flat] += back
         self.drawn = []
+        self.counts[self.sinks] = SINK_BEADS
 
 
 Mover = Any
-"""A _Population or a _Table: anything with move(idx, pos, rng) -> (positions, resigned)."""
+"""A _Population or a _Table."""
 
 
 def play_round(movers: tuple[Mover, Mover], learners: int, rng: np.random.Generator) -> Ints:
-    """Play one game for every learner at once, X's mover first; each game's Result."""
+    """Play one game for every learner at once, X's mover first, all nine plies; each game's Result.
+
+    A game that is over stays at its final position (a MENACE draws from its sink), so every ply
+    treats all learners alike. X's fifth move, with one square left, is forced.
+    """
     import numpy as np
 
-    results_of = _results_array()
     position = np.zeros(learners, dtype=np.int64)
-    result = np.zeros(learners, dtype=np.int64)
-    active = np.arange(learners, dtype=np.int64)
-    turn = 0
-    while active.size:
-        new, resigned = movers[turn].move(active, position[active], rng)
-        position[active] = new
-        ended = results_of[new]
-        if resigned is not None:
-            ended[resigned] = int(result_of(X if turn == 0 else O, Outcome.LOSS))
-        done = ended != 0
-        result[active[done]] = ended[done]
-        active = active[~done]
-        turn ^= 1
-    return result
-
-
-@cache
-def _results_array() -> Ints:
-    """Each position's Result, as a numpy array."""
-    import numpy as np
-
-    return np.array([int(r) for r in position_graph().results], dtype=np.int64)
+    for ply in range(9):
+        mover = movers[ply % 2]
+        if isinstance(mover, _Table):
+            position = mover.move(position, rng)
+        elif ply == 8:
+            position = mover.forced_move(position)
+        else:
+            position = mover.move(position, rng)
+    results: Ints = _graph_arrays()[0][position]
+    return results
 
 
 def _train_numpy(
@@ -275,8 +340,8 @@ def _train_numpy(
                 "loss": cumulative[2] / played,
                 "score": (cumulative[0] + cumulative[1] - cumulative[2]).astype(np.float64),
             }
-            for measure, v in values.items():
-                low, high = np.quantile(v, BAND)
+            lows, highs = np.quantile(np.stack(list(values.values())), BAND, axis=1)
+            for measure, low, high in zip(values, lows, highs):
                 band_values[measure].append((float(low), float(high)))
         if progress is not None and ((g + 1) % 16 == 0 or g + 1 == games):
             progress((g + 1) * learners)
@@ -285,7 +350,7 @@ def _train_numpy(
         for m, v in band_values.items()
     } if marks else {}
     first_moves = np.array(box_table(player).move_numbers) == 0
-    beads = me.counts.reshape(learners, me.boxes, 9).sum(axis=2)
+    beads = me.beads().sum(axis=2)
     dry = int((beads[:, first_moves] == 0).any(axis=1).sum())
     return Curve(
         first_move_dry=dry,
