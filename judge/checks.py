@@ -408,7 +408,7 @@ def bead_draws(test: Evidence, place: Place) -> Failure | None:
     if test.passed:
         return None
     return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
-                   evidence=(f"likelihood ratio of each alternative: {test.ratios()}",))
+                   evidence=_per_alternative(test))
 
 
 class Refills:
@@ -438,7 +438,13 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
     if test.passed:
         return None
     return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refills", REFILL_LAW),
-                   evidence=(f"likelihood ratio of each alternative: {test.ratios()}",))
+                   evidence=_per_alternative(test))
+
+
+def _per_alternative(test: Evidence) -> tuple[str, ...]:
+    """The evidence for each alternative, a line each, for the report."""
+    return ("likelihood ratio of each alternative against the SPEC's law:",
+            *(f"  {line}" for line in test.per_alternative()))
 
 
 # -- 8. exit ----------------------------------------------------------------------------

@@ -66,10 +66,14 @@ class Evidence:
         """The alternative the observations favour most."""
         return self.names[max(range(len(self.names)), key=lambda k: self.log_ratios[k])]
 
-    def ratios(self) -> str:
-        """Each alternative's likelihood ratio, strongest first, e.g. `sharpened 12.3`."""
+    def per_alternative(self) -> tuple[str, ...]:
+        """Each alternative's likelihood ratio, strongest first, e.g. `sharpened: 12.3`."""
         order = sorted(range(len(self.names)), key=lambda k: -self.log_ratios[k])
-        return "; ".join(f"{self.names[k]} {_exp(self.log_ratios[k]):.3g}" for k in order)
+        return tuple(f"{self.names[k]}: {_exp(self.log_ratios[k]):.3g}" for k in order)
+
+    def ratios(self) -> str:
+        """Each alternative's likelihood ratio on one line, strongest first."""
+        return "; ".join(self.per_alternative())
 
     def describe(self, what: str, law: str) -> str:
         """The statistic in words: `what` observed, against the SPEC's `law`."""

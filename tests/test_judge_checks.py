@@ -173,6 +173,7 @@ def test_bead_draws_catches_draws_that_ignore_the_counts(fault: str) -> None:
     assert not test.passed
     failure = checks.bead_draws(test, PLACE)
     assert failure is not None and "likelihood ratio of each alternative" in failure.evidence[0]
+    assert len(failure.evidence) == 1 + len(test.names)
 
 
 def test_a_move_without_beads_fails_at_once() -> None:

@@ -143,7 +143,7 @@ def test_evidence_names_every_alternative() -> None:
     martingale = Martingale(("a", "b"))
     martingale.bet([10.0, 0.0])
     evidence = martingale.evidence()
-    assert evidence.strongest == "a" and evidence.ratios().startswith("a 9.1")
+    assert evidence.strongest == "a" and evidence.ratios().startswith("a: 9.1")
     assert evidence.passed and evidence.threshold == 1 / FALSE_ALARM
     assert len(REFILL_ALTERNATIVES) == len(RefillStatistics(random.Random()).evidence().names)
 

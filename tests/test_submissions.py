@@ -6,9 +6,10 @@ misbehave early and on every occasion they can, so a few games are enough to cat
 
 Fixtures whose fault shows only in some games (a win, a draw) or only statistically (check
 `bead-draws`) are judged with more games, set by `[expected] games` in their manifest with the
-margin measured over other judge seeds. Every correct fixture is also subject to the bead-draws
-test, whose false-alarm rate is at most 1e-4 per run; with the fixed seed each fixture's result
-is the same on every run.
+margin measured over other judge seeds; `[expected] seeds` names more than one judge seed where
+the verdict must hold for each. Every correct fixture is also subject to the statistical checks,
+whose false-alarm rate is at most 1e-4 per run each; with a fixed seed each fixture's result is
+the same on every run.
 """
 
 from __future__ import annotations
