@@ -354,20 +354,29 @@ def _learnt_as(before: Counts, frames: frozenset[Counts], squares: frozenset[Cel
 def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,
                         outcome: Outcome, place: Place) -> Failure | None:
     """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
-    change = BEAD_CHANGE[outcome]
     changed = [(b, a) for b, a in zip(before, after) if b != a]
     if len(changed) > draws:
         return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
                        f"{len(changed)} boxes changed")
-    for index, (b, a) in enumerate(changed):
-        diffs = [y - x for x, y in zip(b, a)]
-        refilled = sum(b) == 1 and sum(a) == REFILL + change + 1
-        single = sorted(d for d in diffs if d) == [change] if change else False
-        if not (refilled or single):
+    for b, a in changed:
+        if not _unlabelled_change_ok(b, a, outcome):
+            learnt_as = [other for other in Outcome
+                         if other is not outcome and _unlabelled_change_ok(b, a, other)]
             return Failure(Check.LEARNING, place,
                            f"a box changed by the {outcome.word} rule",
-                           f"{show(b)} became {show(a)}")
+                           f"{show(b)} became {show(a)}",
+                           evidence=tuple(f"MENACE {PAST[outcome]} here, but the program "
+                                          f"learned as for a {other.word}"
+                                          for other in learnt_as[:1]))
     return None
+
+
+def _unlabelled_change_ok(before: Counts, after: Counts, outcome: Outcome) -> bool:
+    """True when an unlabelled box changed by the outcome's rule, or was refilled."""
+    change = BEAD_CHANGE[outcome]
+    diffs = [y - x for x, y in zip(before, after)]
+    refilled = sum(before) == 1 and sum(after) == REFILL + change + 1
+    return refilled or (bool(change) and sorted(d for d in diffs if d) == [change])
 
 
 # -- 7. bead-draws -----------------------------------------------------------------------

@@ -54,7 +54,8 @@ class Evidence:
     def log_evidence(self) -> float:
         """Log of the mean of the likelihood ratios (a test martingale under the SPEC)."""
         top = max(self.log_ratios)
-        return top + math.log(sum(math.exp(r - top) for r in self.log_ratios) / len(self.log_ratios))
+        mean = sum(math.exp(r - top) for r in self.log_ratios) / len(self.log_ratios)
+        return top + math.log(mean)
 
     @property
     def passed(self) -> bool:
@@ -240,7 +241,7 @@ class DrawStatistics:
         self.places[(drawn.game, drawn.index)] = places
         ratios += [1.0 if previous is None else
                    _same_places_ratio(order, squares, before, hits / n)
-                   for order, before in zip(orders, previous or places)]
+                   for order, before in zip(orders, previous or places, strict=True)]
         self.martingale.bet(ratios)
 
     def learnt(self, draws: Iterable[tuple[Board, frozenset[Cell]]], kept: int) -> None:
@@ -322,11 +323,11 @@ def _refill_law_ratios(label: Board, beads: Counts) -> tuple[float, float]:
     groups = orbits(label)
     empty = sum(len(group) for group in groups)
     b = sum(beads)
-    found = _orbit_counts(label, beads)
-    spec = math.factorial(b) * math.prod(
-        (len(group) / empty) ** n / math.factorial(n) for group, n in zip(groups, found))
-    one = next((len(group) / empty for group, n in zip(groups, found) if n == b), 0.0)
-    different = (math.prod(math.comb(len(group), n) for group, n in zip(groups, found))
+    pairs = list(zip((len(group) for group in groups), _orbit_counts(label, beads), strict=True))
+    spec = math.factorial(b) * math.prod((size / empty) ** n / math.factorial(n)
+                                         for size, n in pairs)
+    one = next((size / empty for size, n in pairs if n == b), 0.0)
+    different = (math.prod(math.comb(size, n) for size, n in pairs)
                  / math.comb(empty, b)) if empty >= b else spec
     return one / spec, different / spec
 
@@ -354,7 +355,7 @@ class RefillStatistics:
         empties = [Cell(c) for c in range(9) if label[c] == EMPTY]
         printed_order = sorted(empties, key=lambda c: refilled.printed[c])
         patterns = [1.0, 1.0]
-        for group, n in zip(orbits(label), _orbit_counts(label, refilled.beads)):
+        for group, n in zip(orbits(label), _orbit_counts(label, refilled.beads), strict=True):
             for _ in range(n):
                 for k, order in enumerate((empties, printed_order)):
                     u = randomised_pit(order, frozenset(group), self.rng)

@@ -260,3 +260,13 @@ def test_an_empty_box_in_the_first_dump_needs_a_lost_game_that_emptied_it() -> N
     for draws, outcome in (([draw], Outcome.WIN), ([], Outcome.LOSS)):
         failure = checks.first_empty_boxes(boxes, draws, outcome, PLACE)
         assert failure is not None and failure.check is Check.DUMP
+
+
+def test_unlabelled_learning_says_which_result_the_program_learned_for() -> None:
+    """In an unlabelled dump too, a loss learned as a win is named in words."""
+    failure = checks.learning_unlabelled((counts(0, 4),), (counts(0, 0, 4),), 1, Outcome.LOSS,
+                                         PLACE)
+    assert failure is not None
+    assert failure.evidence == ("MENACE lost here, but the program learned as for a win",)
+    assert checks.learning_unlabelled((counts(0, 4),), (counts(4),), 1, Outcome.LOSS,
+                                      PLACE) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from itertools import product
 
 import pytest
 
@@ -15,7 +16,8 @@ from judge.boxes import box_labels, square_orbit
 from judge.options import RefillRule
 from judge.randomness import (DRAW_ALTERNATIVES, FALSE_ALARM, REFILL_ALTERNATIVES,
                               DrawStatistics, Drawn, Martingale, RefillStatistics, Refilled,
-                              counts_of, orbits, randomised_pit, refill_beads)
+                              _refill_law_ratios, counts_of, orbits, randomised_pit,
+                              refill_beads)
 from judge.simulation import Fault, simulate
 
 LABELS = box_labels()
@@ -163,3 +165,15 @@ def test_each_check_catches_its_fault(fault: Fault, games: int, one_bead: bool,
         assert getattr(outcome, f"{check}_rejected") is not None, outcome
     correct = simulate(Fault.NONE, 0.0, games, 1, one_bead=one_bead)
     assert correct.draws_rejected is None and correct.refills_rejected is None
+
+
+@pytest.mark.parametrize("label", [".........", "....O...X", "XO......."])
+@pytest.mark.parametrize("beads", [2, 3])
+def test_each_refill_alternative_is_a_law(label: Board, beads: int) -> None:
+    """Under the SPEC the refill alternatives' likelihood ratios have mean 1 over all refills."""
+    squares = empties(label)
+    means = [0.0, 0.0]
+    for refill in product(squares, repeat=beads):
+        for k, ratio in enumerate(_refill_law_ratios(label, counts_of(refill))):
+            means[k] += ratio / len(squares) ** beads
+    assert means == pytest.approx([1.0, 1.0])
