@@ -160,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"stdout and stderr together (default {options.output_limit(0) >> 20} MB"
                              f" + {(options.output_limit(1) - options.output_limit(0)) >> 10} KB "
                              "per game)")
+    play.add_argument("-j", "--jobs", type=whole(1, options.MAX_JOBS, "a number of jobs"),
+                      default=options.jobs(), metavar="N",
+                      help="for a folder of submissions: judge N at once, each with its own "
+                           "limits (default: the number of cores, %(default)s)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     out.add_argument("--transcript", type=Path, metavar="FILE",
@@ -308,7 +312,7 @@ def judge_many(args: argparse.Namespace) -> int:
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
-    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None))
+    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None), jobs=args.jobs)
     lines = table_lines(rows)
     print("\n".join(printable(line) for line in lines))
     if args.markdown:

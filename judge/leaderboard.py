@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.launch import Settings
-from judge.referee import judge
+from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.outputs import write_atomically
+from judge.referee import judge
 from judge.session import SpawnError
 from judge.text import markdown_cell
 from judge.verdict import Verdict
@@ -27,25 +28,40 @@ class Row:
     seconds: float
 
 
-def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings]) -> list[Row]:
-    """Judge each submission under `folder`; rows sorted by verdict, then bytes."""
-    rows = []
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and is_submission(p)):
-        try:
-            manifest = read_manifest(sub)
-        except ManifestError as error:
-            rows.append(Row(sub.name, "?", None, f"bad manifest: {error}", 0, 0.0))
-            continue
-        try:
-            run = judge(manifest, settings_for(manifest))
-        except SpawnError as error:
-            rows.append(Row(sub.name, manifest.language, manifest.source_bytes(),
-                            f"not run: {error}", 0, 0.0))
-            continue
-        rows.append(Row(sub.name, manifest.language, manifest.source_bytes(),
-                        run.decision.line(), run.games_played, run.seconds))
+def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
+                     jobs: int = 1) -> list[Row]:
+    """Judge each submission under `folder`, `jobs` at a time; rows sorted by verdict, then bytes.
+
+    Each submission is judged by its own run, with its own limits, working folder and clock,
+    whichever other runs go on beside it; the order of the rows never depends on which ends first.
+    """
+    subs = sorted(p for p in folder.iterdir() if p.is_dir() and is_submission(p))
+    if jobs <= 1 or len(subs) <= 1:
+        rows = [judge_row(sub, settings_for) for sub in subs]
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(judge_row, sub, settings_for) for sub in subs]
+            try:
+                rows = [future.result() for future in futures]
+            except BaseException:  # interrupted: start no more runs; those under way end by their limits
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     accepted = Verdict.ACCEPTED.value
     return sorted(rows, key=lambda r: (r.verdict != accepted, r.bytes or 1 << 40, r.name))
+
+
+def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings]) -> Row:
+    """Judge one submission folder; its row."""
+    try:
+        manifest = read_manifest(sub)
+    except ManifestError as error:
+        return Row(sub.name, "?", None, f"bad manifest: {error}", 0, 0.0)
+    try:
+        run = judge(manifest, settings_for(manifest))
+    except SpawnError as error:
+        return Row(sub.name, manifest.language, manifest.source_bytes(), f"not run: {error}", 0, 0.0)
+    return Row(sub.name, manifest.language, manifest.source_bytes(), run.decision.line(),
+               run.games_played, run.seconds)
 
 
 HEADER = ("submission", "language", "bytes", "verdict", "games", "time")

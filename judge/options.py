@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from typing import Final, TypeVar
 
@@ -104,3 +105,12 @@ def time_limit(games: int) -> float:
 def output_limit(games: int) -> int:
     """The bytes of stdout and stderr together allowed for a run of `games` games."""
     return (8 << 20) + games * (128 << 10)
+
+
+MAX_JOBS: Final = 256
+"""The most submissions of a leaderboard judged at once."""
+
+
+def jobs() -> int:
+    """How many submissions of a leaderboard are judged at once by default: one per core."""
+    return os.cpu_count() or 1

@@ -99,6 +99,24 @@ def test_the_leaderboard_judges_each_submission(tmp_path: Path,
     assert "| bad |" in rows[3] and "wrong-answer learning" in rows[3]
 
 
+def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -> None:
+    """`-j 3` gives the rows, verdicts and order of `-j 1`, each row timed by its own run."""
+    from judge.launch import Settings
+    from judge.leaderboard import judge_collection
+
+    for name, source in (("good", CANONICAL), ("bad", LEARNING_LOSS),
+                         ("digits", SUBMISSIONS / "accepted" / "digit-moves")):
+        shutil.copytree(source, tmp_path / name)
+    settings = Settings(games=6, seed=4)
+    serial = judge_collection(tmp_path, lambda manifest: settings, jobs=1)
+    parallel = judge_collection(tmp_path, lambda manifest: settings, jobs=3)
+    assert [row.name for row in serial] == [row.name for row in parallel]
+    assert [row.name for row in serial][-1] == "bad"
+    assert [(row.verdict, row.bytes, row.games) for row in serial] == [
+        (row.verdict, row.bytes, row.games) for row in parallel]
+    assert all(row.seconds > 0 for row in parallel)
+
+
 def test_python_m_judge_prints_the_verdict_last() -> None:
     """`python -m judge` runs as a module; its exit status and last line agree."""
     run = subprocess.run([sys.executable, "-m", "judge", "--games", "2", "--seed", "1",
