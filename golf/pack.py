@@ -205,11 +205,14 @@ def main(argv: list[str]) -> int:
     check = "--check" in argv
     names = [a for a in argv if not a.startswith("--")]
     languages = [n for n in PACKERS if (GOLF / n).is_dir()] if "--all" in argv or check else names
+    unknown = [n for n in languages if n not in PACKERS]
+    if unknown or not languages:
+        problem = f"no packer for {', '.join(map(repr, unknown))}" if unknown else "nothing to pack"
+        print(f"pack: {problem}: name one of {', '.join(PACKERS)}, or --all, or --check",
+              file=sys.stderr)
+        return 2
     stale = 0
     for language in languages:
-        if language not in PACKERS:
-            print(f"pack: no packer for {language!r} (one of {', '.join(PACKERS)})", file=sys.stderr)
-            return 2
         target = packed_path(language)
         current = target.read_bytes() if target.is_file() else None
         plain = plain_path(language).read_bytes()
