@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Final, NoReturn
 
 from judge import options
-from judge.launch import MAX_GAMES, MAX_SEED, Settings, start_program
-from judge.manifest import (MEMORY_MB, Manifest,
-                            ManifestError, is_collection, is_submission, read_manifest)
+from judge.launch import Settings, start_program
+from judge.manifest import Manifest, ManifestError, is_collection, is_submission, read_manifest
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
 from judge.replay import Replay, ReplayError, read_replay, replay_text
 from judge.options import (BeadFormat, Choice, MoveFormat, OpponentKind, OptionError, RefillRule,
@@ -33,11 +32,9 @@ GAMES_HELP: Final = (
     "the bead counts")
 
 
-LIMITS: Final = {
-    "--idle-limit": (0.0, 3600.0), "--time-limit": (0.0, 86_400.0), "--grace": (0.0, 3600.0),
-}
-"""The allowed seconds of each time option, above the first bound, up to the second."""
-OUTPUT_MB: Final = (1, 1 << 12)
+LIMITS: Final = {"--idle-limit": options.MAX_IDLE_SECONDS, "--time-limit": options.MAX_TIME_SECONDS,
+                  "--grace": options.MAX_GRACE_SECONDS}
+"""The most seconds each time option allows; each must be above 0."""
 
 
 class UsageError(ValueError):
@@ -83,7 +80,7 @@ def whole(low: int, high: int, what: str) -> Callable[[str], int]:
 
 def seconds(option: str) -> Callable[[str], float]:
     """An option type: a finite number of seconds in the option's range (LIMITS)."""
-    low, high = LIMITS[option]
+    low, high = 0.0, LIMITS[option]
 
     def parse(text: str) -> float:
         """The seconds, or a message naming the allowed range."""
@@ -114,9 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                "error. The last line printed is the verdict.")
     parser.add_argument("path", nargs="?", type=Path, help="submission folder, or a folder of them")
     play = parser.add_argument_group("playing")
-    play.add_argument("--games", type=whole(1, MAX_GAMES, "a number of games"),
+    play.add_argument("--games", type=whole(1, options.MAX_GAMES, "a number of games"),
                       default=options.GAMES, help=GAMES_HELP)
-    play.add_argument("--seed", type=whole(0, MAX_SEED, "a seed"), default=None,
+    play.add_argument("--seed", type=whole(0, options.MAX_SEED, "a seed"), default=None,
                       help="the judge's own randomness (opponents); default: random, printed. "
                            "The same seed replays the same opponent moves")
     play.add_argument("--opponent", type=choice(OpponentKind, "--opponent"),
@@ -151,11 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--grace", type=seconds("--grace"), default=options.GRACE_SECONDS,
                         metavar="SECONDS",
                         help="time to exit after the last dump (default %(default)s)")
-    limits.add_argument("--memory-limit", type=whole(*MEMORY_MB, "a number of MB"),
+    limits.add_argument("--memory-limit", type=whole(*options.MEMORY_RANGE_MB, "a number of MB"),
                         default=options.MEMORY_MB,
                         metavar="MB",
                         help="address space (default %(default)s MB)")
-    limits.add_argument("--output-limit", type=whole(*OUTPUT_MB, "a number of MB"), default=None,
+    limits.add_argument("--output-limit", type=whole(*options.OUTPUT_RANGE_MB, "a number of MB"), default=None,
                         metavar="MB",
                         help=f"stdout and stderr together (default {options.output_limit(0) >> 20} MB"
                              f" + {(options.output_limit(1) - options.output_limit(0)) >> 10} KB "

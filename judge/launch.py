@@ -10,17 +10,11 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 from judge import options
 from judge.manifest import Manifest
 from judge.options import OpponentKind, Transport, TransportSource
 from judge.session import Limits, Session, SpawnError, minimal_environment, resolve_command
-
-MAX_GAMES: Final = 100_000
-"""The most games of one run: the time and output limits grow with the games."""
-MAX_SEED: Final = (1 << 64) - 1
-"""The largest seed; seeds are whole numbers from 0."""
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,6 @@ from judge.options import (BeadFormat, Choice, MoveFormat, OptionError, RefillRu
                            parse)
 
 MANIFEST_NAME: Final = "submission.toml"
-MEMORY_MB: Final = (16, 1 << 20)
-"""The allowed address-space limits, in MB, from the manifest or the command line."""
 
 
 class ManifestError(ValueError):
@@ -97,9 +95,10 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
     if not command:
         raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
     memory = table.get("memory_mb", 0)
-    if type(memory) is not int or not (memory == 0 or MEMORY_MB[0] <= memory <= MEMORY_MB[1]):
-        raise ManifestError(f"memory_mb must be a whole number from {MEMORY_MB[0]} to "
-                            f"{MEMORY_MB[1]:,} (or 0 for the judge's limit), not {memory!r}")
+    low, high = options.MEMORY_RANGE_MB
+    if type(memory) is not int or not (memory == 0 or low <= memory <= high):
+        raise ManifestError(f"memory_mb must be a whole number from {low} to {high:,} "
+                            f"(or 0 for the judge's limit), not {memory!r}")
     return Manifest(
         command=command,
         language=_string(table, "language", "unknown"),

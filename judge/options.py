@@ -107,6 +107,19 @@ def output_limit(games: int) -> int:
     return (8 << 20) + games * (128 << 10)
 
 
+MAX_GAMES: Final = 100_000
+"""The most games of one run: the time and output limits grow with the games."""
+MAX_SEED: Final = (1 << 64) - 1
+"""The largest seed; seeds are whole numbers from 0."""
+MEMORY_RANGE_MB: Final = (16, 1 << 20)
+"""The address-space limits allowed, from the command line or a manifest."""
+OUTPUT_RANGE_MB: Final = (1, 1 << 12)
+"""The output limits allowed on the command line."""
+MAX_IDLE_SECONDS: Final = 3600.0
+MAX_TIME_SECONDS: Final = 86_400.0
+MAX_GRACE_SECONDS: Final = 3600.0
+
+
 MAX_JOBS: Final = 256
 """The most submissions of a leaderboard judged at once."""
 

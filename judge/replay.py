@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from judge import options
-from judge.launch import MAX_GAMES, MAX_SEED
 from judge.options import Choice, OpponentKind, Transport
 
 LARGEST_FILE: Final = 16 << 20
-"""The largest replay file read, in bytes: a run of MAX_GAMES games needs far less."""
+"""The largest replay file read, in bytes: a run of the most games allowed needs far less."""
 FIELDS: Final = ("seed", "games", "opponent", "transport", "moves", "submission", "command")
 
 
@@ -103,7 +102,7 @@ def parse_replay(text: str) -> Replay:
     missing = [key for key in ("seed", "games", "opponent", "moves") if key not in data]
     if missing:
         raise ReplayError(f"field {missing[0]!r} is missing")
-    games = _whole(data, "games", 1, MAX_GAMES)
+    games = _whole(data, "games", 1, options.MAX_GAMES)
     submission = data.get("submission", "")
     if not isinstance(submission, str) or "\0" in submission:
         raise ReplayError(f"field 'submission' must be a folder's path, not {_short(submission)}")
@@ -111,7 +110,7 @@ def parse_replay(text: str) -> Replay:
     if any("\0" in part for part in command):
         raise ReplayError("field 'command' holds a NUL character")
     return Replay(
-        seed=_whole(data, "seed", 0, MAX_SEED), games=games,
+        seed=_whole(data, "seed", 0, options.MAX_SEED), games=games,
         opponent=_choice(data, "opponent", OpponentKind),
         transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)}, "transport",
                           Transport),
