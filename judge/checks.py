@@ -228,16 +228,24 @@ def dump(texts: list[str], reader: BoxReader, place: Place) -> tuple[Failure | N
                           readings=readings)
 
 
-def first_empty_boxes(boxes: Boxes, draws: list[Draw], outcome: Outcome,
+def first_empty_boxes(dump: ReadDump, draws: list[Draw], outcome: Outcome,
                       place: Place) -> Failure | None:
     """Check 5 on the first dump: a box can be empty only if game 1 drew its last bead and lost.
 
     Every box starts with a bead (SPEC 4), so under the on-draw reading a box is empty only
     after a game that took its last bead and did not put it back. Later dumps are held to
-    this by the learning check, which compares each box with the one before.
+    this by the learning check, which compares each box with the one before. In an
+    unlabelled dump, only the number of empty boxes can be checked.
     """
+    if dump.boxes is None:
+        empty = sum(1 for counts in dump.unlabelled if not any(counts))
+        allowed = len(draws) if outcome is Outcome.LOSS else 0
+        if empty <= allowed:
+            return None
+        return Failure(Check.DUMP, place, f"at most {allowed} empty box(es): only a lost game "
+                       "empties a box, one per bead it drew", f"{empty} empty boxes")
     drawn = {draw.label for draw in draws}
-    for label, counts in boxes.items():
+    for label, counts in dump.boxes.items():
         if not any(counts) and (label not in drawn or outcome is not Outcome.LOSS):
             why = ("MENACE did not draw from it in game 1" if label not in drawn
                    else f"MENACE {PAST[outcome]} game 1, so its bead went back")

@@ -198,8 +198,8 @@ class Referee:
         else:
             failure, dump = checks.dump_since(previous, texts, self.box_reader, self.place)
         fail(failure)
-        if previous is None and dump.boxes is not None:
-            fail(checks.first_empty_boxes(dump.boxes, draws, outcome, self.place))
+        if previous is None:
+            fail(checks.first_empty_boxes(dump, draws, outcome, self.place))
         if previous is not None:
             if dump.boxes is not None and previous.boxes is not None:
                 failure = checks.learning(previous.boxes, dump.boxes, draws, outcome,

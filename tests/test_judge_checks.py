@@ -255,11 +255,15 @@ def test_learning_says_which_result_the_program_learned_for() -> None:
 def test_an_empty_box_in_the_first_dump_needs_a_lost_game_that_emptied_it() -> None:
     """Every box starts with a bead: empty after game 1 only if drawn from and the game lost."""
     boxes = full_dump({CORNER_BOX: counts()})
+    dump = checks.ReadDump(boxes, (), len(boxes))
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
-    assert checks.first_empty_boxes(boxes, [draw], Outcome.LOSS, PLACE) is None
+    assert checks.first_empty_boxes(dump, [draw], Outcome.LOSS, PLACE) is None
     for draws, outcome in (([draw], Outcome.WIN), ([], Outcome.LOSS)):
-        failure = checks.first_empty_boxes(boxes, draws, outcome, PLACE)
+        failure = checks.first_empty_boxes(dump, draws, outcome, PLACE)
         assert failure is not None and failure.check is Check.DUMP
+    unlabelled = checks.ReadDump(None, tuple(boxes.values()), len(boxes))
+    assert checks.first_empty_boxes(unlabelled, [draw], Outcome.LOSS, PLACE) is None
+    assert checks.first_empty_boxes(unlabelled, [draw], Outcome.DRAW, PLACE) is not None
 
 
 def test_unlabelled_learning_says_which_result_the_program_learned_for() -> None:
