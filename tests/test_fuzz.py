@@ -169,7 +169,7 @@ def test_the_study_commands_never_fail_with_a_traceback(
 JUDGE_OPTIONS = ["--games", "--seed", "--opponent", "--transport", "--replay", "--yes", "--moves",
                  "--beads", "--refill", "--idle-limit", "--time-limit", "--grace", "--memory-limit",
                  "--output-limit", "--json", "--transcript", "--save-replay", "--markdown", "--help",
-                 "SUBMISSION", "BOARD", "python3", "x.py"]
+                 "-j", "--jobs", "SUBMISSION", "BOARD", "python3", "x.py"]
 MANIFESTS = st.one_of(
     st.binary(max_size=200),
     st.sampled_from([b'command = ["../../x.sh"]\n', b'command = ["python3", "m.py"]\nmemory_mb = 0\n',
