@@ -382,7 +382,7 @@ def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], d
 def _unlabelled_change_ok(before: Counts, after: Counts, outcome: Outcome) -> bool:
     """True when an unlabelled box changed by the outcome's rule, or was refilled."""
     change = BEAD_CHANGE[outcome]
-    diffs = [y - x for x, y in zip(before, after)]
+    diffs = [y - x for x, y in zip(before, after, strict=True)]
     refilled = sum(before) == 1 and sum(after) == REFILL + change + 1
     return refilled or (bool(change) and sorted(d for d in diffs if d) == [change])
 

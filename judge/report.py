@@ -70,7 +70,7 @@ def _evidence_json(evidence: Evidence) -> dict[str, Any]:
     """A statistical test as a JSON-ready dictionary, with the log evidence per alternative."""
     return {"observations": evidence.observations, "log_evidence": evidence.log_evidence,
             "passed": evidence.passed,
-            "alternatives": dict(zip(evidence.names, evidence.log_ratios))}
+            "alternatives": dict(zip(evidence.names, evidence.log_ratios, strict=True))}
 
 
 def report_json(run: Run) -> dict[str, Any]:
