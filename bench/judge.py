@@ -5,7 +5,8 @@
 The judge plays the reference (`tests/submissions/accepted/reference`, seeded) and saves its
 transcript; the `>` lines of that transcript are exactly what the reference reads, so the
 reference, given the same seed and that input from a file, replays the very same games
-without the judge. Targets: judge at most 1.5 times the replay, 100 games under 3 seconds.
+without the judge. Targets: judge at most 1.5 times the replay, 100 games under 3 seconds, and
+at most 1.25 times the driver below.
 
 A third timing shows the floor that turn-taking sets for any judge: a driver that plays the
 same transcript in lockstep (each move sent only once the lines before it have been read, as
@@ -27,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
 TARGET_RATIO = 1.5
+TARGET_OVER_FLOOR = 1.25
+"""The judge's wall time over the turn-taking driver's, at most."""
 TARGET_SECONDS_PER_100 = 3.0
 
 
@@ -154,6 +157,9 @@ def main() -> None:
           f" (ratio {floor_time / alone_time:.2f}: the floor for any judge)")
     print(f"ratio judge / replay on the same transport: {ratio:.2f}"
           f"  target <= {TARGET_RATIO}: {'ok' if ratio <= TARGET_RATIO else 'MISSED'}")
+    over_floor = judge_time / floor_time
+    print(f"ratio judge / driver (the floor): {over_floor:.2f}"
+          f"  target <= {TARGET_OVER_FLOOR}: {'ok' if over_floor <= TARGET_OVER_FLOOR else 'MISSED'}")
 
 
 if __name__ == "__main__":
