@@ -13,9 +13,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-FOLDER = Path(__file__).resolve().parent / "__pycache__"
+PACKAGE = Path(__file__).resolve().parent
+"""The folder of the modules that build the tables."""
+FOLDER = PACKAGE / "__pycache__"
 """Where stored tables live: the package's own bytecode cache folder."""
 
 T = TypeVar("T")
@@ -32,12 +34,12 @@ def stored(name: str, sources: Sequence[str], build: Callable[[], T],
 
     digest = hashlib.sha256(sys.version.encode())
     for source in sources:
-        digest.update((FOLDER.parent / source).read_bytes())
+        digest.update((PACKAGE / source).read_bytes())
     path = FOLDER / f"{name}-{digest.hexdigest()[:16]}.marshal"
     try:
         data = marshal.loads(path.read_bytes())
         if valid(data):
-            return data  # type: ignore[no-any-return]
+            return cast(T, data)
     except (OSError, EOFError, ValueError, TypeError):
         pass
     table = build()
@@ -48,6 +50,9 @@ def stored(name: str, sources: Sequence[str], build: Callable[[], T],
             plain: Any = table  # plain data, as `build` promises
             file.write(marshal.dumps(plain))
         os.replace(written, path)  # whole or not at all, even with several runs at once
+        for stale in FOLDER.glob(f"{name}-*.marshal"):  # built by code that has changed since
+            if stale != path:
+                stale.unlink(missing_ok=True)
     except (OSError, ValueError):
         if "written" in locals():
             written.unlink(missing_ok=True)
