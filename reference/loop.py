@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import cycle, islice
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from reference.board import EMPTY, Cell, X
 from reference.outcome import Outcome
@@ -139,7 +139,7 @@ class Match:
         self._hand_at = [side if isinstance(side, _Hand) else None for side in movers]
         self.steps = [self._arrive(q) for q in range(len(graph.boards))]
         """For each position, the step for arriving there (see `step`)."""
-        steps = self.steps
+        step = self.steps.__getitem__
         self.beads_at: list[list[Cell] | None] = []
         """For each position, the beads of the box the side to move draws from there, or None."""
         self.after_bead: list[tuple[Step, ...]] = []
@@ -157,8 +157,8 @@ class Match:
             box = hand.table.box_at[p] if hand is not None else -1
             if hand is not None and box >= 0:
                 self.beads_at.append(hand.menace.boxes[box])
-                self.after_bead.append(tuple(steps[q] for q in hand.table.after_bead[p]))
-                self.options.append(tuple(steps[q] for q in legal[p]))
+                self.after_bead.append(tuple(map(step, hand.table.after_bead[p])))
+                self.options.append(tuple(map(step, legal[p])))
                 self.keep_aside.append(hand.kept.append)
                 continue
             self.beads_at.append(None)
@@ -167,10 +167,9 @@ class Match:
             if hand is not None or graph.results[p] is not Result.ONGOING:
                 self.options.append(())  # a forced move or a finished game: never played from
             elif (table := tables[id(side)]) is not None:
-                self.options.append(tuple(steps[q] for q in table[p]))
-            else:
-                assert isinstance(side, Person)
-                self.options.append(_Asking(side, p, self.step))
+                self.options.append(tuple(map(step, table[p])))
+            else:  # neither a MENACE nor a table: a person
+                self.options.append(_Asking(cast(Person, side), p, self.step))
 
     def _arrive(self, position: PositionId) -> Step:
         """The step for arriving at `position`, built from the position graph."""
