@@ -21,7 +21,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.memory import over_bare_mb
 from reference.board import Cell, X
 from reference.loop import Match, play_games
 from reference.menace import Menace
@@ -29,6 +28,8 @@ from reference.outcome import Outcome
 from reference.positions import OpponentTable, Result, legal_successors, position_graph
 from reference.rules import CHALLENGE, EmptyBox
 from reference.tables import box_table
+
+from bench.memory import over_bare_mb
 
 Loop = Callable[[Menace, OpponentTable, int], bytes]
 """A way to play `games` training games of a MENACE against an opponent; each game's Result."""

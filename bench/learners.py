@@ -14,12 +14,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.memory import over_bare_mb
 from reference.board import O, X
 from reference.rules import CHALLENGE
 from reference.study.learners import numpy_available, train_learners
 from reference.study.training import OPPONENTS
 from reference.tables import box_table
+
+from bench.memory import over_bare_mb
 
 MEMORY_PROBE = """
 from reference.rules import CHALLENGE

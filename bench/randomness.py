@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 
 from judge.options import OpponentKind
 from judge.simulation import Fault, Rejections, simulate

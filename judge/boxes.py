@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from reference.board import EMPTY, EMPTY_BOARD, O, X, Board, Cell, winner
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, O, X, winner
 from reference.symmetry import Symmetry, canonical, images, inverse, map_cell, stabiliser
 
 BOX_COUNT: Final = 304

@@ -7,15 +7,22 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
-from reference.board import EMPTY, O, X, Board, Cell, play, winner
+from reference.board import EMPTY, Board, Cell, O, X, play, winner
 from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry, inverse, stabiliser
 
 from judge.boxes import BOX_COUNT, Draw, box_labels, orientations
 from judge.formats import BeadError, Counts, Symbols, UnreadableError, bead_squares, read_box_line
-from judge.randomness import (DrawStatistics, Drawn, Evidence, RefillStatistics, Refilled,
-                              counts_of, refill_beads)
 from judge.options import BeadFormat, RefillRule
+from judge.randomness import (
+    Drawn,
+    DrawStatistics,
+    Evidence,
+    Refilled,
+    RefillStatistics,
+    counts_of,
+    refill_beads,
+)
 from judge.verdict import Check, Ending, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
@@ -265,7 +272,7 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
     boxes = dict(previous.boxes)
     readings = dict(previous.readings)
     changed: list[Board] = []
-    for old_text, text in zip(before, texts):
+    for old_text, text in zip(before, texts, strict=False):
         if old_text == text:
             continue
         reading = reader.read(text)
@@ -362,7 +369,7 @@ def _learnt_as(before: Counts, frames: frozenset[Counts], squares: frozenset[Cel
 def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,
                         outcome: Outcome, place: Place) -> Failure | None:
     """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
-    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    changed = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
     if len(changed) > draws:
         return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
                        f"{len(changed)} boxes changed")

@@ -16,10 +16,19 @@ from typing import Final, NoReturn
 from judge import options
 from judge.launch import Settings, start_program
 from judge.manifest import Manifest, ManifestError, is_collection, is_submission, read_manifest
+from judge.options import (
+    BeadFormat,
+    Choice,
+    MoveFormat,
+    OpponentKind,
+    OptionError,
+    RefillRule,
+    Transport,
+    TransportSource,
+    parse,
+)
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
 from judge.replay import Replay, ReplayError, read_replay, replay_text
-from judge.options import (BeadFormat, Choice, MoveFormat, OpponentKind, OptionError, RefillRule,
-                           Transport, TransportSource, parse)
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 

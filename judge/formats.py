@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from reference.board import EMPTY, O, X, Board, Cell
+from reference.board import EMPTY, Board, Cell, O, X
 from reference.symmetry import PERMUTATIONS
 
 from judge.boxes import orientations
@@ -329,7 +329,7 @@ def guess_numbering(bead_texts: list[str], labels: list[str | None]) -> BeadForm
         return BeadFormat.ZERO_TO_EIGHT
     for numbering in (BeadFormat.ZERO_TO_EIGHT, BeadFormat.ONE_TO_NINE):
         if all(label is None or _beads_legal(label, bead_counts(beads, numbering))
-               for label, beads in zip(labels, bead_texts)):
+               for label, beads in zip(labels, bead_texts, strict=True)):
             return numbering
     return BeadFormat.ZERO_TO_EIGHT
 

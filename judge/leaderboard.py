@@ -77,7 +77,8 @@ def table_lines(rows: list[Row]) -> list[str]:
     """The leaderboard as a plain-text table."""
     cells = [HEADER, *(_cells(row) for row in rows)]
     widths = [max(len(line[i]) for line in cells) for i in range(len(HEADER))]
-    return ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells]
+    return ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+            for line in cells]
 
 
 def markdown_lines(rows: list[Row]) -> list[str]:

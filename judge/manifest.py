@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from judge import options
-from judge.options import (BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport,
-                           parse)
+from judge.options import BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport, parse
 
 MANIFEST_NAME: Final = "submission.toml"
 

@@ -12,12 +12,30 @@ from reference.board import EMPTY, Board
 
 from judge import checks
 from judge.boxes import BOX_COUNT, needs_box
-from judge.formats import (AmbiguousError, BoardAssembler, BoardForm, BoxLine, Symbols,
-                           UnreadableError, is_blank, is_border, is_new_game, read_box_line,
-                           read_cells, split_one_line_dump)
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
-from judge.stops import (Failed, HungAfterEnd, InputClosed, OutputEnded, OutputOverLimit,
-                         Stalled, WallTimeOver)
+from judge.formats import (
+    AmbiguousError,
+    BoardAssembler,
+    BoardForm,
+    BoxLine,
+    Symbols,
+    UnreadableError,
+    is_blank,
+    is_border,
+    is_new_game,
+    read_box_line,
+    read_cells,
+    split_one_line_dump,
+)
+from judge.stops import (
+    Failed,
+    HungAfterEnd,
+    InputClosed,
+    OutputEnded,
+    OutputOverLimit,
+    Stalled,
+    WallTimeOver,
+)
 from judge.verdict import Failure, Place, Stall
 
 TRANSCRIPT_TAIL: Final = 16

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from reference.board import EMPTY_BOARD, X, Board, Cell, is_over
+from reference.board import EMPTY_BOARD, Board, Cell, X, is_over
 from reference.outcome import Outcome, Tally, outcome_of
 from reference.solver import value
 from reference.symmetry import stabiliser
@@ -19,12 +19,20 @@ from judge import checks
 from judge.boxes import BOX_COUNT, Draw, draw_for_move, orientations
 from judge.channel import Channel
 from judge.checks import BeadDraws, BoxReader, ReadDump, Refills
-from judge.formats import (Symbols, UnreadableError, guess_numbering, is_blank, is_new_game,
-                           move_text, read_box_line, read_cells)
+from judge.formats import (
+    Symbols,
+    UnreadableError,
+    guess_numbering,
+    is_blank,
+    is_new_game,
+    move_text,
+    read_box_line,
+    read_cells,
+)
 from judge.launch import Settings, start_program
 from judge.manifest import Manifest
-from judge.options import BeadFormat, RefillRule
 from judge.opponents import Knowledge, Opponent, ScriptedOpponent, make_opponent
+from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
 from judge.reader import Reader, fail
 from judge.replay import Replay

@@ -23,8 +23,7 @@ from typing import Final
 
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.options import Transport
-from judge.processes import (ProcessReading, group_members, look, memory_in_use,
-                             user_processes)
+from judge.processes import ProcessReading, group_members, look, memory_in_use, user_processes
 from judge.verdict import Ending
 
 CHUNK: Final = 1 << 16

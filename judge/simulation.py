@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reference.board import EMPTY, EMPTY_BOARD, X, Board, Cell, is_over, play
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
@@ -21,8 +21,15 @@ from judge.boxes import box_labels, draw_for_move, label_of
 from judge.checks import KEPT
 from judge.opponents import Knowledge, make_opponent
 from judge.options import OpponentKind, RefillRule
-from judge.randomness import (FALSE_ALARM, DrawStatistics, Drawn, RefillStatistics, Refilled,
-                              counts_of, refill_beads)
+from judge.randomness import (
+    FALSE_ALARM,
+    Drawn,
+    DrawStatistics,
+    Refilled,
+    RefillStatistics,
+    counts_of,
+    refill_beads,
+)
 
 
 class Fault(StrEnum):

@@ -8,7 +8,6 @@ from reference.board import CELLS, EMPTY_BOARD, Board, Cell, X, play
 from reference.console import Console
 from reference.loop import Match, first_option, play_games
 from reference.menace import Menace
-from reference.numbers import NumberTextError, whole_number
 from reference.notation import (
     InvalidMoveTextError,
     format_board,
@@ -16,6 +15,7 @@ from reference.notation import (
     move_name,
     parse_move,
 )
+from reference.numbers import NumberTextError, whole_number
 from reference.outcome import Outcome, Tally
 from reference.positions import PositionId, Result, outcome_codes, position_graph
 

@@ -72,7 +72,7 @@ def final_results() -> tuple[int, ...]:
     return tuple(
         int(result) if result is not Result.ONGOING
         else int(Result.O_WINS if board.count(EMPTY) % 2 else Result.X_WINS)
-        for board, result in zip(graph.boards, graph.results)
+        for board, result in zip(graph.boards, graph.results, strict=False)
     )
 
 
@@ -153,7 +153,7 @@ class Match:
         """The four tables the loop reads, in one tuple."""
         legal = legal_successors()
         tables = {id(side): _as_table(side) for side in (x_side, o_side)}
-        for p, (side, hand) in enumerate(zip(movers, self._hand_at)):
+        for p, (side, hand) in enumerate(zip(movers, self._hand_at, strict=False)):
             box = hand.table.box_at[p] if hand is not None else -1
             if hand is not None and box >= 0:
                 self.beads_at.append(hand.menace.boxes[box])
@@ -280,7 +280,7 @@ def _learn(kept: list[Any], back: int) -> None:
     """Put `back` beads of each drawn square into its box, and forget the draws."""
     if back:
         pairs = iter(kept)
-        for beads, bead in zip(pairs, pairs):
+        for beads, bead in zip(pairs, pairs, strict=False):
             if back == 1:
                 beads.append(bead)
             elif back == 2:

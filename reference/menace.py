@@ -71,7 +71,8 @@ class Menace:
 
     def contents(self) -> dict[Board, tuple[Cell, ...]]:
         """The beads of every box, sorted, by label in box order."""
-        return {label: tuple(sorted(beads)) for label, beads in zip(self.labels, self._beads)}
+        return {label: tuple(sorted(beads))
+                for label, beads in zip(self.labels, self._beads, strict=True)}
 
     def load(self, contents: Mapping[Board, Iterable[int]]) -> None:
         """Replace every box's beads, after checking they fit this MENACE's boxes."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from reference.board import X, Board, Cell, legal_moves, play, to_move, winner
+from reference.board import Board, Cell, X, legal_moves, play, to_move, winner
 
 
 @cache

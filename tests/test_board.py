@@ -6,9 +6,25 @@ import pytest
 from hypothesis import given
 
 from reference.board import (
-    CELLS, EMPTY, EMPTY_BOARD, LINES, O, X, IllegalMoveError, InvalidBoardError, empty_cells,
-    is_full, is_over, legal_moves, play, reachable_positions, to_move, validate, winner,
+    CELLS,
+    EMPTY,
+    EMPTY_BOARD,
+    LINES,
+    IllegalMoveError,
+    InvalidBoardError,
+    O,
+    X,
+    empty_cells,
+    is_full,
+    is_over,
+    legal_moves,
+    play,
+    reachable_positions,
+    to_move,
+    validate,
+    winner,
 )
+
 from tests.conftest import boards
 
 

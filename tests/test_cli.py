@@ -120,7 +120,7 @@ def test_boxes_round_trip_between_sessions(tmp_path: Path) -> None:
     assert second.returncode == 0
     assert second.stdout != fresh.stdout, "the second session starts from the learned boxes"
     after_one_game = dumps(second.stdout)[0]
-    assert sum(a != b for a, b in zip(learned, after_one_game)) <= 4
+    assert sum(a != b for a, b in zip(learned, after_one_game, strict=True)) <= 4
     assert json.loads(boxes.read_text())["games"] == 6
 
 

@@ -22,14 +22,15 @@ from unittest import mock
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import judge.cli
-import judge.leaderboard
 import reference.study.cli
 import reference.study.evaluation
 import reference.study.learners
 import reference.study.pictures
-from judge.cli import main as judge_main
 from reference.__main__ import main as reference_main
+
+import judge.cli
+import judge.leaderboard
+from judge.cli import main as judge_main
 
 EXAMPLES = os.environ.get("FUZZ_EXAMPLES")
 """More examples on request (`FUZZ_EXAMPLES=400`, random each time); else few, derandomized."""

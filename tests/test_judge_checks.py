@@ -6,17 +6,17 @@ import random
 
 import pytest
 
-from judge import checks
-from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
-from judge.checks import BeadDraws, BoxReader
-from judge.options import BeadFormat, RefillRule
-from judge.formats import CANONICAL_SYMBOLS, Counts
-from judge.randomness import Evidence
-from judge.verdict import (Check, Ending, Facts, Failure, Place, Stall, Verdict, decide,
-                           exit_status)
 from reference.board import Board, Cell
 from reference.outcome import Outcome
 from reference.symmetry import canonical, map_cell
+
+from judge import checks
+from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
+from judge.checks import BeadDraws, BoxReader
+from judge.formats import CANONICAL_SYMBOLS, Counts
+from judge.options import BeadFormat, RefillRule
+from judge.randomness import Evidence
+from judge.verdict import Check, Ending, Facts, Failure, Place, Stall, Verdict, decide, exit_status
 
 PLACE = Place(2, 1)
 CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry

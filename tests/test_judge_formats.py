@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import pytest
+from conftest import boards, symmetries
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import boards, symmetries
-from judge.boxes import BOX_COUNT, box_labels, orientations
-from judge.options import BeadFormat, MoveFormat
-from judge.formats import (CANONICAL_SYMBOLS, AmbiguousError, BoardAssembler, BoardForm,
-                           Symbols, UnreadableError, bead_counts, guess_numbering, is_border,
-                           move_text, read_box_line, read_cells, split_one_line_dump,
-                           to_label_frame)
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
-import pytest
+from judge.boxes import BOX_COUNT, box_labels, orientations
+from judge.formats import (
+    CANONICAL_SYMBOLS,
+    AmbiguousError,
+    BoardAssembler,
+    BoardForm,
+    Symbols,
+    UnreadableError,
+    bead_counts,
+    guess_numbering,
+    is_border,
+    move_text,
+    read_box_line,
+    read_cells,
+    split_one_line_dump,
+    to_label_frame,
+)
+from judge.options import BeadFormat, MoveFormat
 
 X_SYMBOLS = ("X", "x")
 O_SYMBOLS = ("O", "o", "0")

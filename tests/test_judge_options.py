@@ -11,8 +11,15 @@ from judge import options
 from judge.cli import build_parser, main, settings_from
 from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, parse_manifest
-from judge.options import (BeadFormat, OpponentKind, OptionError, RefillRule, Transport,
-                           TransportSource, parse)
+from judge.options import (
+    BeadFormat,
+    OpponentKind,
+    OptionError,
+    RefillRule,
+    Transport,
+    TransportSource,
+    parse,
+)
 from judge.replay import Replay, ReplayError, parse_replay, replay_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,10 +14,21 @@ from reference.symmetry import PERMUTATIONS
 
 from judge.boxes import box_labels, square_orbit
 from judge.options import RefillRule
-from judge.randomness import (DRAW_ALTERNATIVES, FALSE_ALARM, REFILL_ALTERNATIVES,
-                              DrawStatistics, Drawn, Martingale, RefillStatistics, Refilled,
-                              _refill_law_ratios, counts_of, orbits, randomised_pit,
-                              refill_beads)
+from judge.randomness import (
+    DRAW_ALTERNATIVES,
+    FALSE_ALARM,
+    REFILL_ALTERNATIVES,
+    Drawn,
+    DrawStatistics,
+    Martingale,
+    Refilled,
+    RefillStatistics,
+    _refill_law_ratios,
+    counts_of,
+    orbits,
+    randomised_pit,
+    refill_beads,
+)
 from judge.simulation import Fault, simulate
 
 LABELS = box_labels()

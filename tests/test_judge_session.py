@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
 from judge.options import Transport
 from judge.processes import live_processes
-from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
-from judge.session import (Limits, Session, SpawnError,
-                           minimal_environment, resolve_command)
+from judge.session import Limits, Session, SpawnError, minimal_environment, resolve_command
 
 
 def start(tmp_path: Path, source: str, transport: str = "pty", **limits: int) -> Session:

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from judge.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.formats import ROW_LETTERS
+from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
-from judge.processes import ProcessReading
-from judge.launch import Settings
 from judge.options import Transport
+from judge.processes import ProcessReading
 from judge.referee import Referee, facts_from
-from judge.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.stops import Stop
 from judge.verdict import Ending, decide
 

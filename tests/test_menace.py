@@ -28,6 +28,7 @@ from reference.positions import Result
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
+
 from tests.conftest import nth_legal, opponent_choices
 
 Contents = dict[Board, tuple[int, ...]]

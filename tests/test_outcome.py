@@ -9,7 +9,8 @@ from reference.positions import Result, outcome_codes, position_graph, result_of
 
 def test_the_board_and_the_position_graph_agree_on_every_finished_game() -> None:
     graph = position_graph()
-    finished = [(b, r) for b, r in zip(graph.boards, graph.results) if r is not Result.ONGOING]
+    finished = [(b, r) for b, r in zip(graph.boards, graph.results, strict=True)
+                if r is not Result.ONGOING]
     assert len(finished) == 958  # the known count of finished games of noughts and crosses
     for player in (X, O):
         codes = outcome_codes(player)

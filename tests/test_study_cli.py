@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from reference.board import X
-from reference.study.progress import ProgressBar
 from reference.storage import load_boxes
 from reference.study.cli import main
+from reference.study.progress import ProgressBar
 
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
        "LANG": "C.UTF-8"}

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 
 from reference.board import O, X
-from reference.study.evaluation import evaluate, exact_odds, frozen, frozen_rules, wilson
 from reference.menace import Menace
-from reference.study.opponents import perfect_opponent, random_opponent
 from reference.rules import CHALLENGE, MICHIE, EmptyBox
+from reference.study.evaluation import evaluate, exact_odds, frozen, frozen_rules, wilson
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.study.training import play_games
 
 

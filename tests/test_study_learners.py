@@ -8,11 +8,11 @@ import sys
 import pytest
 
 from reference.board import O, X
+from reference.menace import Menace
+from reference.rules import CHALLENGE, MICHIE
 from reference.study.evaluation import exact_odds
 from reference.study.learners import numpy_available, train_learners
-from reference.menace import Menace
 from reference.study.opponents import perfect_opponent, random_opponent
-from reference.rules import CHALLENGE, MICHIE
 
 ENGINES = ["python", pytest.param("numpy", marks=pytest.mark.skipif(
     not numpy_available(), reason="numpy is not installed (the optional extra 'fast')"))]
@@ -40,7 +40,7 @@ def test_learners_cut_their_losses_against_the_perfect_player(engine: str) -> No
     assert sum(curve.wins) == 0
     assert curve.games == 500 and curve.learners == 100
     band = curve.bands["loss"]
-    assert all(lo <= hi for lo, hi in zip(band.low, band.high))
+    assert all(lo <= hi for lo, hi in zip(band.low, band.high, strict=True))
     assert band.games[-1] == 500
 
 
@@ -49,7 +49,8 @@ def test_self_play_and_pools_run_for_many_learners(engine: str) -> None:
     curve = train_learners(MICHIE, O, ["menace", "perfect"], 200, 50, seed=3, engine=engine)
     assert sum(curve.wins[1::2]) == 0  # every other game is against the perfect player
     assert sum(curve.wins[0::2]) + sum(curve.draws) + sum(curve.losses) > 0
-    assert all(w + d + l == 50 for w, d, l in zip(curve.wins, curve.draws, curve.losses))
+    assert all(w + d + l == 50
+               for w, d, l in zip(curve.wins, curve.draws, curve.losses, strict=True))
 
 
 @pytest.mark.skipif(not numpy_available(), reason="numpy is not installed")

@@ -6,12 +6,15 @@ from functools import cache
 
 import pytest
 
-from reference.board import CELLS, EMPTY, O, X, Board, play, to_move, winner
-from reference.study.opponents import (
-    defensive_opponent, perfect_opponent, positional_opponent, random_opponent,
-)
+from reference.board import CELLS, EMPTY, Board, O, X, play, to_move, winner
 from reference.outcome import Outcome
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph, result_of
+from reference.study.opponents import (
+    defensive_opponent,
+    perfect_opponent,
+    positional_opponent,
+    random_opponent,
+)
 
 TABLES = {"random": random_opponent, "perfect": perfect_opponent,
           "positional": positional_opponent, "defensive": defensive_opponent}

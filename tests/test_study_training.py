@@ -10,13 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.board import EMPTY, O, X
-from reference.study.curves import curve_from_results, percentile, windows
 from reference.menace import Menace
-from reference.study.opponents import perfect_opponent, random_opponent
 from reference.outcome import Outcome
 from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
+from reference.study.curves import curve_from_results, percentile, windows
+from reference.study.opponents import perfect_opponent, random_opponent
 from reference.study.training import (
-    Training, UnknownOpponentError, opponent_sides, parse_opponents, play_games,
+    Training,
+    UnknownOpponentError,
+    opponent_sides,
+    parse_opponents,
+    play_games,
 )
 
 

@@ -6,9 +6,18 @@ from hypothesis import example, given
 
 from reference.board import CELLS, reachable_positions, winner
 from reference.symmetry import (
-    IDENTITY, PERMUTATIONS, SYMMETRIES, canonical, compose, images, inverse, map_cell,
-    stabiliser, transform,
+    IDENTITY,
+    PERMUTATIONS,
+    SYMMETRIES,
+    canonical,
+    compose,
+    images,
+    inverse,
+    map_cell,
+    stabiliser,
+    transform,
 )
+
 from tests.conftest import boards, symmetries
 
 

@@ -10,20 +10,32 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from reference.board import O, X, Board
-from reference.cli import OneLineParser, UsageError, add_rules_options, load_menace, rules_from, saving_to
-from reference.study.curves import Curve, curve_from_results, windows
-from reference.study.learners import first_move_boxes_empty
+from reference.board import Board, O, X
+from reference.cli import (
+    OneLineParser,
+    UsageError,
+    add_rules_options,
+    load_menace,
+    rules_from,
+    saving_to,
+)
 from reference.menace import Menace, initial_contents
-from reference.study.progress import ProgressBar
-from reference.outcome import Outcome
 from reference.numbers import NumberTextError, whole_number
+from reference.outcome import Outcome
 from reference.rules import PRESETS, EmptyBox, Rules
 from reference.storage import BoxFileError, save_boxes
-from reference.tables import box_table
+from reference.study.curves import Curve, curve_from_results, windows
+from reference.study.learners import first_move_boxes_empty
+from reference.study.progress import ProgressBar
 from reference.study.training import (
-    OPPONENTS, Training, UnknownOpponentError, opponent_names, opponent_sides, parse_opponents,
+    OPPONENTS,
+    Training,
+    UnknownOpponentError,
+    opponent_names,
+    opponent_sides,
+    parse_opponents,
 )
+from reference.tables import box_table
 
 CHUNK = 5_000
 """Games per call of the training loop for one learner, between progress updates."""

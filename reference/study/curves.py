@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 MEASURES = ("win", "draw", "loss", "score")
 """The curves drawn: cumulative win, draw and loss rates, and Michie's score (wins + draws - losses)."""
@@ -47,7 +47,7 @@ class Curve:
         """The learners' mean of a measure after each game."""
         if measure == "score":
             return [s / self.learners for s in accumulate(
-                w + d - l for w, d, l in zip(self.wins, self.draws, self.losses))]
+                w + d - l for w, d, l in zip(self.wins, self.draws, self.losses, strict=True))]
         counts = {"win": self.wins, "draw": self.draws, "loss": self.losses}[measure]
         return [c / (self.learners * (g + 1)) for g, c in enumerate(accumulate(counts))]
 
@@ -78,7 +78,7 @@ def windows(curve: Curve, count: int = 10) -> list[Window]:
             first=a + 1, last=b, wins=sum(curve.wins[a:b]), draws=sum(curve.draws[a:b]),
             losses=sum(curve.losses[a:b]), empty_boxes=sum(curve.empty_boxes[a:b]),
         )
-        for a, b in zip(cuts, cuts[1:])
+        for a, b in pairwise(cuts)
     ]
 
 
@@ -116,7 +116,7 @@ def curve_from_results(
     games = len(results[0]) if results else 0
     totals = [[0] * games for _ in range(3)]
     empty = [0] * games
-    for record, empties in zip(results, empty_boxes):
+    for record, empties in zip(results, empty_boxes, strict=True):
         for g, code in enumerate(record):
             totals[code][g] += 1
         for g, count in enumerate(empties):

@@ -11,9 +11,9 @@ from reference.menace import Menace
 from reference.outcome import Outcome, Tally
 from reference.positions import NO_POSITION, OpponentTable, Result, position_graph, result_of
 from reference.rules import EmptyBox, Rules
-from reference.tables import box_table
 from reference.study.opponents import random_opponent
 from reference.study.training import OPPONENTS
+from reference.tables import box_table
 
 Z95 = 1.959963984540054
 """The normal quantile for a two-sided 95% interval."""

@@ -341,7 +341,7 @@ def _train_numpy(
                 "score": (cumulative[0] + cumulative[1] - cumulative[2]).astype(np.float64),
             }
             lows, highs = np.quantile(np.stack(list(values.values())), BAND, axis=1)
-            for measure, low, high in zip(values, lows, highs):
+            for measure, low, high in zip(values, lows, highs, strict=True):
                 band_values[measure].append((float(low), float(high)))
         if progress is not None and ((g + 1) % 16 == 0 or g + 1 == games):
             progress((g + 1) * learners)

@@ -6,7 +6,11 @@ from functools import cache
 
 from reference.board import CELLS, O, X, play, to_move, winner
 from reference.positions import (
-    NO_POSITION, OpponentTable, Result, legal_successors, position_graph,
+    NO_POSITION,
+    OpponentTable,
+    Result,
+    legal_successors,
+    position_graph,
 )
 from reference.solver import best_moves
 
@@ -23,7 +27,7 @@ def perfect_opponent() -> OpponentTable:
     return tuple(
         tuple(graph.children[p][c] for c in best_moves(board))
         if result is Result.ONGOING else ()
-        for p, (board, result) in enumerate(zip(graph.boards, graph.results))
+        for p, (board, result) in enumerate(zip(graph.boards, graph.results, strict=True))
     )
 
 
@@ -51,7 +55,7 @@ def defensive_opponent() -> OpponentTable:
     """An opponent that completes its own line if it can, else blocks MENACE's, else plays at random."""
     graph = position_graph()
     rows: list[tuple[int, ...]] = []
-    for board, children in zip(graph.boards, graph.children):
+    for board, children in zip(graph.boards, graph.children, strict=True):
         legal = [c for c in CELLS if children[c] != NO_POSITION]
         if not legal:
             rows.append(())

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reference.board import EMPTY, O, X, Board
+from reference.board import EMPTY, Board, O, X
 from reference.outcome import Outcome
 from reference.study.curves import Curve, checkpoints
 from reference.study.evaluation import Evaluation
