@@ -97,6 +97,21 @@ class _Hand:
         self.table = box_table(menace.player)
 
 
+def _arrivals(results: Sequence[Result], hand_at: Sequence[_Hand | None]) -> list[Step]:
+    """For each position, the step for arriving there: the position itself, or its complement
+    where the game is over, or (for a MENACE with one square left) the finished position after
+    its forced move."""
+    steps = []
+    for position, (result, hand) in enumerate(zip(results, hand_at)):
+        if result is not Result.ONGOING:
+            steps.append(~position)
+        elif hand is not None and hand.table.box_at[position] < 0:
+            steps.append(~hand.table.forced[position])  # one square left: the game ends there
+        else:
+            steps.append(position)
+    return steps
+
+
 def _as_table(side: _Hand | Side) -> OpponentTable | None:
     """The side as an opponent given as data, or None for a MENACE or a person."""
     return None if isinstance(side, _Hand | Learner | Person) else side
@@ -137,7 +152,7 @@ class Match:
         o_side = second or opponent if learner.player == X else first
         movers = [x_side if board.count(EMPTY) % 2 else o_side for board in graph.boards]
         self._hand_at = [side if isinstance(side, _Hand) else None for side in movers]
-        self.steps = [self._arrive(q) for q in range(len(graph.boards))]
+        self.steps = _arrivals(graph.results, self._hand_at)
         """For each position, the step for arriving there (see `step`)."""
         step = self.steps.__getitem__
         self.beads_at: list[list[Cell] | None] = []
@@ -170,16 +185,6 @@ class Match:
                 self.options.append(tuple(map(step, table[p])))
             else:  # neither a MENACE nor a table: a person
                 self.options.append(_Asking(cast(Person, side), p, self.step))
-
-    def _arrive(self, position: PositionId) -> Step:
-        """The step for arriving at `position`, built from the position graph."""
-        graph = position_graph()
-        if graph.results[position] is not Result.ONGOING:
-            return ~position
-        hand = self._hand_at[position]
-        if hand is not None and hand.table.box_at[position] < 0:
-            return self._arrive(hand.table.forced[position])
-        return position
 
     def step(self, position: PositionId) -> Step:
         """The step for arriving at `position`: after a MENACE's forced move there, if it has one."""
