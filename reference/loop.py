@@ -102,7 +102,7 @@ def _arrivals(results: Sequence[Result], hand_at: Sequence[_Hand | None]) -> lis
     where the game is over, or (for a MENACE with one square left) the finished position after
     its forced move."""
     steps = []
-    for position, (result, hand) in enumerate(zip(results, hand_at)):
+    for position, (result, hand) in enumerate(zip(results, hand_at, strict=True)):
         if result is not Result.ONGOING:
             steps.append(~position)
         elif hand is not None and hand.table.box_at[position] < 0:
