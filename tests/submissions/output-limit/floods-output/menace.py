@@ -1,4 +1,4 @@
-"""MENACE that prints its first board over and over."""
+"""MENACE that prints long blank lines without end after its first board."""
 
 import random
 import sys
@@ -145,8 +145,9 @@ def play_game(boxes, rng):
     drawn = []
     while True:
         board = play(board, menace_move(board, boxes, drawn, rng), "X")
+        print_board(board)
         while True:
-            print_board(board)
+            print(" " * 9999)
         if is_over(board):
             break
         board = play(board, read_move(board), "O")
