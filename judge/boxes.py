@@ -1,4 +1,10 @@
-"""The 304 matchboxes of SPEC section 4, and how a printed label maps onto its box."""
+"""The 304 matchboxes of SPEC section 4, and how a printed label maps onto its box.
+
+The boxes are derived here a second time, on purpose, from the rules alone (not from
+`reference.boxes`): the judge is an independent oracle, so a fault in the reference's
+derivation cannot hide the same fault in the judge. `tests/test_boxes.py` checks that the
+two derivations agree.
+"""
 
 from __future__ import annotations
 

@@ -7,16 +7,26 @@ from collections import Counter
 import pytest
 
 from reference.board import EMPTY, O, X, is_over, play, reachable_positions, to_move
-from reference.boxes import box_labels, distinct_squares
+from reference.boxes import box_labels, distinct_squares, needs_box
 from reference.positions import NO_POSITION, Result, position_graph
 from reference.symmetry import canonical, transform
 from reference.tables import NO_BOX, box_table
+
+from judge import boxes as judge_boxes
 
 
 def test_menace_has_304_boxes_split_1_12_108_183() -> None:
     labels = box_labels(X)
     assert len(labels) == len(set(labels)) == 304
     assert Counter(label.count(X) for label in labels) == {0: 1, 1: 12, 2: 108, 3: 183}
+
+
+def test_the_judge_derives_the_same_304_boxes_on_its_own() -> None:
+    """The judge's independent derivation (an oracle, kept apart on purpose) agrees with the model."""
+    assert set(judge_boxes.box_labels()) == set(box_labels(X))
+    assert len(judge_boxes.box_labels()) == judge_boxes.BOX_COUNT == 304
+    for board in reachable_positions():
+        assert judge_boxes.needs_box(board) == needs_box(board, X), board
 
 
 def test_boxes_come_in_move_order_then_label_order() -> None:

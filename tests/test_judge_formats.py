@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import boards, symmetries
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,6 +27,7 @@ from judge.formats import (
     to_label_frame,
 )
 from judge.options import BeadFormat, MoveFormat
+from tests.strategies import boards, symmetries
 
 X_SYMBOLS = ("X", "x")
 O_SYMBOLS = ("O", "o", "0")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,3 +67,29 @@ def test_no_import_cycles() -> None:
 
     for name in sorted(graph):
         visit(name, ())
+
+
+def readme_order() -> list[str]:
+    """The modules as the README's "How the code is laid out" lists them, in reading order."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## How the code is laid out"):]
+    section = section[:section.index("\n## ", 1)]
+    packages = {"The model": "reference", "The study": "reference.study", "The judge": "judge"}
+    order, package = [], ""
+    for line in section.splitlines():
+        package = next((p for start, p in packages.items() if line.startswith(start)), package)
+        if line.startswith("- ") and ": " in line:
+            for path in re.findall(r"`([\w/]+)\.py`", line.split(": ")[0]):
+                order.append(path.replace("/", ".") if "/" in path else f"{package}.{path}")
+    return order
+
+
+def test_the_readme_lists_every_module_after_those_it_imports() -> None:
+    graph = imports()
+    order = readme_order()
+    packages = {"reference", "judge", "reference.study"}
+    assert sorted(order) == sorted(name for name in graph if name not in packages)
+    place = {name: i for i, name in enumerate(order)}
+    for name in order:
+        later = sorted(n for n in graph[name] if n in place and place[n] > place[name])
+        assert not later, f"{name} imports {later}, listed after it"

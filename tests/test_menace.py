@@ -29,7 +29,7 @@ from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
 
-from tests.conftest import nth_legal, opponent_choices
+from tests.strategies import nth_legal, opponent_choices
 
 Contents = dict[Board, tuple[int, ...]]
 

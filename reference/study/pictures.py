@@ -57,7 +57,12 @@ def _save(figure: Figure, path: Path) -> None:
 
 
 def learning_curve(curve: Curve, path: Path, title: str, *, log_games: bool = False) -> None:
-    """Draw the cumulative win, draw and loss rates and Michie's score after each game."""
+    """Draw the learning curve to a PNG file."""
+    _save(learning_curve_figure(curve, title, log_games=log_games), path)
+
+
+def learning_curve_figure(curve: Curve, title: str, *, log_games: bool = False) -> Figure:
+    """The cumulative win, draw and loss rates (top) and Michie's score (bottom) after each game."""
     figure = _figure(CURVE_SIZE)
     rates, score = figure.subplots(2, 1, sharex=True)
     if log_games:
@@ -88,7 +93,7 @@ def learning_curve(curve: Curve, path: Path, title: str, *, log_games: bool = Fa
         figure.text(0.99, 0.005, f"{curve.learners:,} learners; bands: middle 80% of them",
                     ha="right", va="bottom", fontsize=8)
     figure.tight_layout()
-    _save(figure, path)
+    return figure
 
 
 def _band(axes: Axes, curve: Curve, measure: str) -> None:
@@ -100,7 +105,12 @@ def _band(axes: Axes, curve: Curve, measure: str) -> None:
 
 
 def evaluation_chart(evaluations: Sequence[Evaluation], path: Path, title: str) -> None:
-    """Draw each opponent's win, draw and loss rates with 95% intervals and the exact odds."""
+    """Draw the evaluation chart to a PNG file."""
+    _save(evaluation_figure(evaluations, title), path)
+
+
+def evaluation_figure(evaluations: Sequence[Evaluation], title: str) -> Figure:
+    """Each opponent's win, draw and loss rates as bars with 95% intervals, and the exact odds."""
     figure = _figure(EVALUATION_SIZE)
     axes = figure.subplots()
     width = 0.26
@@ -120,11 +130,16 @@ def evaluation_chart(evaluations: Sequence[Evaluation], path: Path, title: str) 
     axes.set_title(title)
     axes.legend(loc="upper right", frameon=False, ncol=4)
     figure.tight_layout()
-    _save(figure, path)
+    return figure
 
 
 def matchboxes(contents: Mapping[Board, Sequence[int]], player: str, path: Path, title: str) -> None:
-    """Draw every box as a small board, its empty squares shaded by their share of the box's beads.
+    """Draw the matchboxes to a PNG file."""
+    _save(matchboxes_figure(contents, player, title), path)
+
+
+def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, title: str) -> Figure:
+    """Every box as a small board, its empty squares shaded by their share of the box's beads.
 
     Boxes are grouped by MENACE's move number, in the given order; each square shows its bead
     count, and a box with no beads at all is outlined in red.
@@ -186,4 +201,4 @@ def matchboxes(contents: Mapping[Board, Sequence[int]], player: str, path: Path,
                                  linewidth=1.5))
     figure.suptitle(f"{title}  ({player}: MENACE, {other}: its opponent; shade: share of the "
                     "box's beads, number: beads)", fontsize=11, y=0.995)
-    _save(figure, path)
+    return figure
