@@ -1,0 +1,402 @@
+"""Containment of a judged program: what it sees, what it may use, who it runs as, when it ends.
+
+Theory of operation. Under `full`, a run is these processes:
+
+1. the judge: it never runs untrusted code, it loads all of its own code before the program
+   starts, and it writes every report once the run's tree is dead;
+2. the keeper, `bwrap` (bubblewrap): started by the judge with a parent-death signal (SIGKILL)
+   and already a member of the run's control groups (judge/cgroups.py), so that everything
+   after it is counted against the run's caps; it builds new pid, mount, network, ipc, uts
+   and cgroup namespaces, and exits with the warden's status as soon as the warden exits;
+3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
+   the keeper, and when it dies the kernel kills every process left in the namespace;
+4. the warden, a few lines of `sh` (pid 2), as an unprivileged user in a user namespace of
+   its own: uid 65534 (`setpriv`, then `unshare --user`) when the judge is root, the judge's
+   own uid mapped by bwrap otherwise; no capabilities, `no_new_privs`. It starts the program,
+   waits for it, counts the processes still alive in the namespace, writes that count on a
+   pipe only it holds, and exits with the program's status (128 + N for signal N);
+5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, selected
+   files of /etc, the interpreter's own folder) where only its working folder and /tmp can
+   be written, both on size-capped tmpfs, gone with the mount namespace.
+
+What each limit stops: the memory cap (control group) holds the whole tree and its tmpfs
+files; the process cap (control group) stops a fork bomb; CPU time is capped per process
+(RLIMIT_CPU), counted for the whole tree, and bounded by the run's wall time; file size
+(RLIMIT_FSIZE) and the tmpfs sizes stop a disk fill; RLIMIT_NOFILE caps open files; no
+network; the pid namespace hides the judge, so it can neither read nor signal it.
+
+What `full` does not stop: reading world-readable files of the bound runtimes; using its CPU
+and wall-time budget as it likes; a kernel bug. `partial` lacks what it lists: without
+namespaces the program runs as the judge's user, sees its files, has the network and can
+signal it, and leftovers are found by process group and an environment marker; without
+control groups the limits are per process (address space times the process cap). `none` is
+a process group with per-process limits only, for trusted code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Final
+
+from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout
+
+SANDBOX_UID: Final = 65534
+"""The user a root judge runs programs as: `nobody`."""
+EXTRA_PROCESSES: Final = 3
+"""Processes of the sandbox itself within the process cap: keeper, init, warden."""
+ETC_FILES: Final = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "perl",
+                    "ruby", "passwd", "group", "localtime", "nsswitch.conf")
+"""What of /etc the runtimes read; the rest of /etc stays invisible."""
+SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
+PR_SET_PDEATHSIG: Final = 1
+REPORT_FD: Final = 3
+"""The warden's descriptor for its count, closed for the program."""
+WARDEN: Final = (
+    'exec 4<&0; "$@" 0<&4 4<&- 3>&- & program=$!; exec 4<&-; wait "$program"; status=$?; '
+    'left=0; for p in /proc/[0-9]*; do read -r stat < "$p/stat" 2>/dev/null || continue; '
+    'case "${stat##*) }" in Z*|X*) ;; *) left=$((left + 1));; esac; done; '
+    'echo $((left - 2)) >&3; exit "$status"')
+"""The warden's script: run the program, then write on descriptor 3 how many processes
+outlive it, not counting init and itself, and exit with the program's status."""
+
+
+class Level(StrEnum):
+    """How well a run is contained."""
+
+    FULL = "full"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+class Policy(StrEnum):
+    """What the user asks for with --sandbox."""
+
+    AUTO = "auto"
+    REQUIRE = "require"
+    OFF = "off"
+
+
+class SandboxError(RuntimeError):
+    """Containment that was required but is not available."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run; None means no limit."""
+
+    cpu_seconds: int | None = 60
+    memory_mb: int | None = 1024
+    file_mb: int | None = 16
+    disk_mb: int | None = 64
+    processes: int | None = 64
+    open_files: int | None = 128
+    output_bytes: int = 64 << 20
+
+
+@dataclass(frozen=True)
+class Support:
+    """What containment this machine gives: a reason for each part that is missing."""
+
+    namespaces: str = ""
+    """Empty when bwrap can build the namespaces, else why not."""
+    cgroups: str = ""
+    """Empty when a control group can be made for each run, else why not."""
+    layout: Layout | None = None
+    chosen_off: bool = False
+
+    @property
+    def level(self) -> Level:
+        """full, partial or none."""
+        if self.chosen_off or (self.namespaces and self.cgroups):
+            return Level.NONE
+        return Level.PARTIAL if self.namespaces or self.cgroups else Level.FULL
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """What the level lacks, one phrase each."""
+        if self.chosen_off:
+            return ("turned off with --sandbox off",)
+        return tuple(f"{what}: {why}" for what, why in (
+            ("namespaces", self.namespaces), ("whole-tree limits", self.cgroups)) if why)
+
+    def describe(self) -> str:
+        """The level as the report's header gives it."""
+        missing = self.missing
+        return self.level.value + (f" (missing {'; '.join(missing)})" if missing else "")
+
+
+@dataclass(frozen=True)
+class Containment:
+    """The facts of a contained run, once its tree is dead."""
+
+    level: Level
+    missing: tuple[str, ...] = ()
+    memory_hit: bool = False
+    processes_hit: bool = False
+    cpu_seconds: float | None = None
+    peak_memory_kb: int | None = None
+    leftovers: int | None = None
+    """Processes alive when the program's main process ended (None when not counted)."""
+
+
+def _runs_as_root() -> bool:
+    """True when the judge is root and so must drop to an unprivileged user."""
+    return os.geteuid() == 0
+
+
+def _probe_namespaces() -> str:
+    """Empty when a contained `true` runs, else why not."""
+    if shutil.which("bwrap") is None:
+        return "bwrap not found (apt-get install bubblewrap)"
+    if _runs_as_root() and not all(shutil.which(tool) for tool in ("setpriv", "unshare")):
+        return "setpriv and unshare (util-linux) are needed to drop root"
+    true = shutil.which("true") or "/bin/true"
+    sandbox = Sandbox(Support(cgroups="probe"), Limits(), probing=True)
+    try:
+        process = sandbox.popen([true], cwd=None, env={"PATH": "/usr/bin:/bin"},
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        _, err = process.communicate(timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap cannot start: {error}"
+    finally:
+        sandbox.release()
+    if process.returncode != 0:
+        text = err.decode(errors="replace").strip().splitlines()
+        return f"bwrap cannot build a sandbox here: {text[-1] if text else process.returncode}"
+    return ""
+
+
+def _probe_cgroups() -> tuple[Layout | None, str]:
+    """The cgroup layout when a run's group can be made and removed, else why not."""
+    layout, why = find_layout()
+    if layout is None:
+        return None, why
+    try:
+        TreeLimits.create(layout, 1 << 30, 8).remove()
+    except CgroupError as error:
+        return None, f"{error} (not writable by this user?)"
+    return layout, ""
+
+
+@functools.cache
+def support(policy: Policy = Policy.AUTO) -> Support:
+    """What containment a run gets under `policy` on this machine (probed once)."""
+    if policy is Policy.OFF:
+        return Support(chosen_off=True)
+    layout, cgroups = _probe_cgroups()
+    found = Support(namespaces=_probe_namespaces(), cgroups=cgroups, layout=layout)
+    if policy is Policy.REQUIRE and found.level is not Level.FULL:
+        raise SandboxError(f"--sandbox require: full containment is not available here "
+                           f"({'; '.join(found.missing)})")
+    return found
+
+
+def _prctl() -> Callable[..., int]:
+    """libc's prctl, loaded before any fork (a child must not load libraries)."""
+    prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    return prctl
+
+
+PRCTL: Final = _prctl()
+
+
+def _bound_roots(program: str) -> list[Path]:
+    """Read-only folders the program needs: the interpreter's own, and its program's prefix."""
+    roots = {Path(sys.base_prefix), Path(sys.prefix)}
+    real = Path(os.path.realpath(program))
+    if real.parts[1:2] and real.parts[1] not in SYSTEM_ROOTS:
+        roots.add(real.parent.parent if real.parent.name == "bin" else real.parent)
+    return sorted(root for root in roots
+                  if root.parts[1:2] and root.parts[1] not in SYSTEM_ROOTS)
+
+
+def _system_view() -> list[str]:
+    """bwrap arguments for the read-only system: /usr, its links, selected /etc files."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in SYSTEM_ROOTS[1:]:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    for name in ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
+class Sandbox:
+    """The containment of one run: start the program inside, list, kill, and read the facts."""
+
+    def __init__(self, found: Support, limits: Limits, probing: bool = False) -> None:
+        self.support = found
+        self.limits = limits
+        self.level = found.level
+        self.namespaced = not found.namespaces and not found.chosen_off
+        self.tree: TreeLimits | None = None
+        if found.layout is not None and not found.chosen_off and not probing:
+            processes = None if limits.processes is None else limits.processes + EXTRA_PROCESSES
+            memory = None if limits.memory_mb is None else limits.memory_mb << 20
+            self.tree = TreeLimits.create(found.layout, memory, processes)
+        self._report: int | None = None
+        self._open: list[int] = []
+
+    # -- starting -----------------------------------------------------------------------
+
+    def popen(self, argv: list[str], *, cwd: Path | None, env: dict[str, str],
+              stdin: int | IO[bytes] | None, stdout: int | IO[bytes] | None,
+              stderr: int | IO[bytes] | None) -> subprocess.Popen[bytes]:
+        """Start `argv` contained, in its own session, with the run's limits."""
+        command = self._wrapped(argv, cwd) if self.namespaced else argv
+        try:
+            # Descriptors the sandbox needs are made inheritable in the child only, and the
+            # judge's own are close-on-exec, so nothing else of the judge's is passed on.
+            return subprocess.Popen(
+                command, stdin=stdin, stdout=stdout, stderr=stderr,
+                cwd=None if self.namespaced else cwd, env=env, start_new_session=True,
+                close_fds=not self.namespaced,
+                preexec_fn=self._in_child)  # noqa: PLW1509 (only async-signal-safe calls)
+        finally:
+            for fd in self._open:
+                os.close(fd)
+            self._open = []
+
+    def _keep(self, fd: int) -> int:
+        """A close-on-exec copy of `fd` numbered 10 or more, to be passed to the sandbox."""
+        kept = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+        os.close(fd)
+        self._open.append(kept)
+        return kept
+
+    def _wrapped(self, argv: list[str], cwd: Path | None) -> list[str]:
+        """The bwrap command that runs `argv` in the sandbox."""
+        read_end, write_end = os.pipe()
+        self._keep(write_end)
+        os.set_blocking(read_end, False)
+        self._report = read_end
+        bwrap = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net",
+                 "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                 "--die-with-parent", "--new-session", *_system_view()]
+        for root in _bound_roots(argv[0]):
+            for parent in reversed(root.parents[:-1]):
+                bwrap += ["--perms", "0755", "--dir", str(parent)]
+            bwrap += ["--ro-bind", str(root), str(root)]
+        disk = [] if self.limits.disk_mb is None else ["--size", str(self.limits.disk_mb << 20)]
+        bwrap += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *disk, "--tmpfs", "/tmp"]
+        if cwd is not None:
+            bwrap += ["--perms", "0777", *disk, "--tmpfs", str(cwd)]
+            bwrap += self._copied_in(cwd)
+            bwrap += ["--chdir", str(cwd)]
+        if _runs_as_root():
+            bwrap += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                      "--", shutil.which("setpriv") or "setpriv", f"--reuid={SANDBOX_UID}",
+                      f"--regid={SANDBOX_UID}", "--clear-groups", "--inh-caps=-all",
+                      "--ambient-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+                      shutil.which("unshare") or "unshare", "--user", "--map-current-user"]
+        else:
+            bwrap += ["--unshare-user", "--cap-drop", "ALL"]
+        shell = shutil.which("sh", path="/usr/bin:/bin") or "/bin/sh"
+        return [*bwrap, "--", shell, "-c", WARDEN, "warden", *argv]
+
+    def _copied_in(self, folder: Path) -> list[str]:
+        """bwrap arguments that copy the working folder's files into its tmpfs."""
+        args: list[str] = []
+        for here, dirs, files in os.walk(folder):
+            dirs.sort()
+            for name in dirs:
+                args += ["--perms", "0777", "--dir", os.path.join(here, name)]
+            for name in sorted(files):
+                path = os.path.join(here, name)
+                try:
+                    fd = self._keep(os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW))
+                except OSError:
+                    continue
+                mode = "0777" if os.stat(fd).st_mode & 0o111 else "0666"
+                args += ["--perms", mode, "--file", str(fd), path]
+        return args
+
+    def _in_child(self) -> None:
+        """In the child before exec: join the run's groups, die with the judge, set limits."""
+        PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if self._open:
+            for fd in self._open[1:]:
+                os.set_inheritable(fd, True)
+            os.dup2(self._open[0], REPORT_FD)
+        if self.tree is not None:
+            self.tree.join()
+        limits = self.limits
+
+        def cap(kind: int, value: int | None, extra: int = 0) -> None:
+            if value is not None:
+                resource.setrlimit(kind, (value, value + extra))
+        cap(resource.RLIMIT_CPU, limits.cpu_seconds, 1)
+        cap(resource.RLIMIT_AS, None if limits.memory_mb is None else limits.memory_mb << 20)
+        cap(resource.RLIMIT_FSIZE, None if limits.file_mb is None else limits.file_mb << 20)
+        files = limits.open_files
+        cap(resource.RLIMIT_NOFILE, None if files is None else max(files, len(self._open) + 16))
+        cap(resource.RLIMIT_CORE, 0)
+
+    # -- watching and ending ------------------------------------------------------------
+
+    def members(self) -> list[int] | None:
+        """The run's live processes, or None when only the caller can find them."""
+        return self.tree.members() if self.tree is not None else None
+
+    def kill(self) -> None:
+        """SIGKILL every process of the run that the sandbox can find."""
+        if self.tree is not None:
+            self.tree.kill_all()
+
+    def exit_codes(self, status: int) -> tuple[int | None, int | None]:
+        """The program's exit status and terminating signal, from the first process's status."""
+        if os.WIFSIGNALED(status):
+            return None, os.WTERMSIG(status)
+        code = os.WEXITSTATUS(status)
+        if self.namespaced and 128 < code < 128 + signal.NSIG:
+            return None, code - 128
+        return code, None
+
+    def finish(self) -> Containment:
+        """The facts of the run, once its tree is dead; frees what the run held."""
+        usage = self.tree.usage() if self.tree is not None else None
+        leftovers = self._read_leftovers()
+        self.release()
+        return Containment(
+            level=self.level, missing=self.support.missing,
+            memory_hit=usage.memory_hit if usage else False,
+            processes_hit=usage.processes_hit if usage else False,
+            cpu_seconds=usage.cpu_seconds if usage else None,
+            peak_memory_kb=usage.peak_memory_kb if usage else None,
+            leftovers=leftovers)
+
+    def _read_leftovers(self) -> int | None:
+        """The warden's count of processes that outlived the program, if it wrote one."""
+        if self._report is None:
+            return None
+        try:
+            text = os.read(self._report, 64).decode(errors="replace").split()
+        except OSError:
+            text = []
+        return int(text[0]) if text and text[0].isdigit() else None
+
+    def release(self) -> None:
+        """Remove the run's groups and close its pipe (idempotent)."""
+        if self.tree is not None:
+            self.tree.kill_all()
+            self.tree.remove()
+            self.tree = None
+        if self._report is not None:
+            os.close(self._report)
+            self._report = None

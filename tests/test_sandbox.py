@@ -1,0 +1,220 @@
+"""The containment layer on its own: what a contained program sees, may do, and leaves behind.
+
+Tests that need `full` containment skip, saying why, where the machine lacks a part of it;
+the levels themselves are tested everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from judge.sandbox import (
+    WARDEN,
+    Containment,
+    Level,
+    Limits,
+    Policy,
+    Sandbox,
+    Support,
+    support,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+FOUND = support()
+needs_full = pytest.mark.skipif(FOUND.level is not Level.FULL,
+                                reason=f"full containment unavailable: {FOUND.describe()}")
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def contained(code: str, folder: Path, limits: Limits = DEFAULT_LIMITS,
+              stdin: bytes = b"") -> tuple[subprocess.CompletedProcess[bytes], Containment]:
+    """Run Python `code` contained in `folder`: its completed process and the run's facts."""
+    (folder / "program.py").write_text(textwrap.dedent(code))
+    sandbox = Sandbox(FOUND, limits)
+    process = sandbox.popen([sys.executable, "program.py"], cwd=folder,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        out, err = process.communicate(stdin, timeout=60)
+    finally:
+        sandbox.kill()
+    facts = sandbox.finish()
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err), facts
+
+
+def test_level_is_full_only_with_namespaces_and_cgroups() -> None:
+    """Each missing part lowers the level and is named; off is none."""
+    assert Support().level is Level.FULL and Support().missing == ()
+    partial = Support(cgroups="no cgroup hierarchy for memory")
+    assert partial.level is Level.PARTIAL
+    assert partial.describe() == ("partial (missing whole-tree limits: "
+                                  "no cgroup hierarchy for memory)")
+    assert Support(namespaces="bwrap not found", cgroups="x").level is Level.NONE
+    assert support(Policy.OFF).level is Level.NONE
+    assert support(Policy.OFF).missing == ("turned off with --sandbox off",)
+
+
+def test_the_machine_reports_its_level_honestly() -> None:
+    """The probed level names what is missing exactly when it is not full."""
+    assert (FOUND.level is Level.FULL) == (FOUND.missing == ())
+    assert FOUND.describe().startswith(FOUND.level.value)
+
+
+def test_fallback_without_namespaces_reports_its_level(tmp_path: Path) -> None:
+    """A run without namespaces says so in its facts, and still runs the program."""
+    found = Support(namespaces="bwrap not found", cgroups=FOUND.cgroups, layout=FOUND.layout)
+    sandbox = Sandbox(found, Limits())
+    process = sandbox.popen([sys.executable, "-c", "print('ran')"], cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, _ = process.communicate(timeout=60)
+    facts = sandbox.finish()
+    assert out == b"ran\n"
+    assert facts.level is found.level is not Level.FULL
+    assert facts.missing[0].startswith("namespaces: bwrap not found")
+
+
+def test_warden_hides_its_pipe_from_the_program() -> None:
+    """The warden closes its count's descriptor for the program and writes the count on it."""
+    assert WARDEN.index("3>&-") < WARDEN.index("&3")
+
+
+@needs_full
+def test_program_runs_unprivileged_in_its_own_namespaces(tmp_path: Path) -> None:
+    """A mapped unprivileged uid, no capabilities, no_new_privs, its own pid namespace."""
+    done, facts = contained("""
+        import os
+        status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+        print(os.getuid(), status["CapEff"].strip(), status["NoNewPrivs"].strip())
+        print(open("/proc/self/uid_map").read().split())
+        print(sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    first, uid_map, pids = done.stdout.decode().splitlines()
+    uid = 65534 if os.geteuid() == 0 else os.geteuid()
+    assert first == f"{uid} 0000000000000000 1"
+    inside, outside, count = eval(uid_map)  # a list of three numbers
+    assert (int(inside), int(count)) == (uid, 1) and int(outside) != 0
+    assert eval(pids)[0] == 1 and len(eval(pids)) <= 4
+    assert facts.level is Level.FULL and facts.leftovers == 0
+
+
+@needs_full
+def test_only_the_working_folder_and_tmp_can_be_written(tmp_path: Path) -> None:
+    """The project, the home folder and the system are invisible or read-only."""
+    home = Path.home()
+    done, _ = contained(f"""
+        import os
+        for path in ("here.txt", "/tmp/t.txt", "/usr/x", {str(ROOT / "x")!r}, {str(home / "x")!r}):
+            try:
+                open(path, "w").write("x")
+                print("wrote", path)
+            except OSError as error:
+                print("refused", path, type(error).__name__)
+        print(os.path.exists({str(ROOT)!r}), os.path.exists({str(home / ".bashrc")!r}))
+    """, tmp_path)
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == "wrote here.txt" and lines[1] == "wrote /tmp/t.txt"
+    assert all(line.startswith("refused") for line in lines[2:5]), lines
+    assert lines[5] == "False False"
+    assert not (tmp_path / "here.txt").exists() and not (ROOT / "x").exists()
+    assert not Path("/tmp/t.txt").exists() or Path("/tmp/t.txt").read_text() != "x"
+
+
+@needs_full
+def test_no_network(tmp_path: Path) -> None:
+    """A connection to the outside fails inside."""
+    done, _ = contained("""
+        import socket
+        try:
+            socket.create_connection(("1.1.1.1", 53), timeout=2)
+            print("connected")
+        except OSError as error:
+            print("failed", type(error).__name__)
+    """, tmp_path)
+    assert done.stdout.decode().startswith("failed"), done.stdout
+
+
+@needs_full
+def test_leftovers_are_counted_and_killed(tmp_path: Path) -> None:
+    """A child that outlives the program is counted, and dies with the run."""
+    done, facts = contained("""
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execve("/bin/sleep", ["sleep", "600"], {})
+            os._exit(0)
+        time.sleep(0.2)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert facts.leftovers == 1
+    assert not any(b"sleep\x00600" in _cmdline(pid) for pid in _pids())
+
+
+@needs_full
+def test_memory_cap_holds_the_whole_tree(tmp_path: Path) -> None:
+    """Four children of 100 MB each break a 256 MB cap that each alone is under."""
+    done, facts = contained("""
+        import os
+        children = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                block = b"x" * (100 << 20)
+                import time; time.sleep(5)
+                os._exit(0)
+            children.append(pid)
+        for pid in children:
+            os.waitpid(pid, 0)
+    """, tmp_path, Limits(memory_mb=256))
+    assert facts.memory_hit, (done, facts)
+
+
+@needs_full
+def test_process_cap_stops_a_fork_bomb(tmp_path: Path) -> None:
+    """Forking without end hits the process cap; the run still ends."""
+    done, facts = contained("""
+        import os, time
+        for _ in range(200):
+            try:
+                os.fork()
+            except OSError:
+                break
+        time.sleep(0.5)
+    """, tmp_path, Limits(processes=16))
+    assert facts.processes_hit, (done, facts)
+
+
+@needs_full
+def test_signal_deaths_are_told_from_exits(tmp_path: Path) -> None:
+    """The keeper's 128 + N is read as signal N; a plain status stays a status."""
+    sandbox = Sandbox(FOUND, Limits())
+    try:
+        assert sandbox.exit_codes(137 << 8) == (None, signal.SIGKILL)
+        assert sandbox.exit_codes(3 << 8) == (3, None)
+    finally:
+        sandbox.release()
+
+
+def _pids() -> list[int]:
+    """Every process id now in /proc."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _cmdline(pid: int) -> bytes:
+    """A process's command line, empty when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
