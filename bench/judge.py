@@ -11,6 +11,10 @@ at most 1.25 times the driver below.
 A third timing shows the floor that turn-taking sets for any judge: a driver that plays the
 same transcript in lockstep (each move sent only once the lines before it have been read, as
 the judge must) and checks nothing at all.
+
+Last, the sandbox's cost: the judge under `--sandbox off` against the default (`full` where
+the machine allows it), and the start-up of one contained `true` against a plain one.
+Targets: judged under full at most 1.2 times without, start-up at most 50 ms a run.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ TARGET_RATIO = 1.5
 TARGET_OVER_FLOOR = 1.25
 """The judge's wall time over the turn-taking driver's, at most."""
 TARGET_SECONDS_PER_100 = 3.0
+TARGET_SANDBOX_RATIO = 1.2
+TARGET_SANDBOX_STARTUP = 0.050
+STARTUP_RUNS = 30
 
 
 def child_environment() -> dict[str, str]:
@@ -116,6 +123,56 @@ def lockstep(command: list[str], transcript: list[str], transport: str) -> float
     return seconds
 
 
+def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
+    """Median wall times of a plain and a contained `true`, started and waited for."""
+    sys.path.insert(0, str(ROOT))
+    from judge.sandbox import Limits, Sandbox, support
+
+    found, true = support(), "/bin/true"
+    plain, contained = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([true], check=True)
+        plain.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        sandbox = Sandbox(found, Limits())
+        process = sandbox.popen([true], cwd=None, env={"PATH": "/usr/bin:/bin"},
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        process.wait()
+        sandbox.finish()
+        contained.append(time.perf_counter() - start)
+    return statistics.median(plain), statistics.median(contained)
+
+
+def sandbox_cost(args: argparse.Namespace) -> None:
+    """Print the judge's time with the sandbox and without it, and the sandbox's start-up."""
+    sys.path.insert(0, str(ROOT))
+    from judge.sandbox import support
+
+    level = support().describe()
+    judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
+             str(args.seed), "--transport", args.transport, str(REFERENCE)]
+    times: dict[str, list[float]] = {"off": [], "auto": []}
+    for _ in range(args.runs):
+        for policy in times:
+            seconds, status = timed([*judge, "--sandbox", policy])
+            if status != 0:
+                sys.exit(f"the judge did not accept the reference (--sandbox {policy})")
+            times[policy].append(seconds)
+    off, on = statistics.median(times["off"]), statistics.median(times["auto"])
+    ratio = on / off
+    print(f"judge with the sandbox ({level}): {on:.3f} s, without: {off:.3f} s, "
+          f"ratio {ratio:.2f}  target <= {TARGET_SANDBOX_RATIO}: "
+          f"{'ok' if ratio <= TARGET_SANDBOX_RATIO else 'MISSED'}")
+    plain, contained = startup_cost()
+    cost = contained - plain
+    print(f"start-up of a contained `true`: {contained * 1000:.1f} ms, plain: "
+          f"{plain * 1000:.1f} ms, sandbox cost {cost * 1000:.1f} ms a run  target <= "
+          f"{TARGET_SANDBOX_STARTUP * 1000:.0f} ms: "
+          f"{'ok' if cost <= TARGET_SANDBOX_STARTUP else 'MISSED'}")
+
+
 def main() -> None:
     """Run both a few times and print the medians, the ratio, and whether the targets hold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -160,6 +217,7 @@ def main() -> None:
     over_floor = judge_time / floor_time
     print(f"ratio judge / driver (the floor): {over_floor:.2f}"
           f"  target <= {TARGET_OVER_FLOOR}: {'ok' if over_floor <= TARGET_OVER_FLOOR else 'MISSED'}")
+    sandbox_cost(args)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,16 @@ from judge.options import (
     OpponentKind,
     OptionError,
     RefillRule,
+    SandboxPolicy,
     Transport,
     TransportSource,
     parse,
 )
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
+from judge.referee import judge
 from judge.replay import Replay, ReplayError, read_replay, replay_text
+from judge.report import json_text, report_lines, transcript_text
+from judge.sandbox import Level, SandboxError, support
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 
@@ -170,6 +174,11 @@ def build_parser() -> argparse.ArgumentParser:
                       default=options.jobs(), metavar="N",
                       help="for a folder of submissions: judge N at once, each with its own "
                            "limits (default: the number of cores, %(default)s)")
+    limits.add_argument("--sandbox", type=choice(SandboxPolicy, "--sandbox"),
+                        default=options.SANDBOX, metavar=braced(SandboxPolicy),
+                        help="auto (default: the best containment this machine gives, with a "
+                             "warning when it is not full), require (refuse to run without "
+                             "full containment) or off (trusted code only)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
     out.add_argument("--transcript", type=Path, metavar="FILE",
@@ -210,6 +219,7 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
         memory_mb=manifest.memory_mb or args.memory_limit,
         output_bytes=args.output_limit << 20 if args.output_limit else None,
         keep_transcript=args.transcript is not None,
+        sandbox=args.sandbox,
         scripted=replay.moves if replay else None,
     )
 
@@ -281,12 +291,9 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
                     f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
                     f"(from {settings.transport_source})"),
           flush=True)
-    program = start_program(manifest, settings)
-    # Loaded only now, while the program starts up: its start-up overlaps the judge's.
-    from judge.referee import judge
-    from judge.report import json_text, report_lines, transcript_text
-
-    run = judge(manifest, settings, program)
+    print(sandbox_line(settings.sandbox), flush=True)
+    # Every module of the judge is loaded by now: the program cannot change what judges it.
+    run = judge(manifest, settings, start_program(manifest, settings))
     replay_path: Path | None = None
     problems: list[str] = []
     if run.decision.verdict is not Verdict.ACCEPTED:
@@ -312,12 +319,21 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     return exit_status(run.decision.verdict)
 
 
+def sandbox_line(policy: SandboxPolicy) -> str:
+    """The report header's line on containment, a warning when it is not full."""
+    found = support(policy)
+    if found.level is Level.FULL:
+        return "sandbox: full"
+    return f"sandbox: {found.describe()}\nwarning: the program is not fully contained"
+
+
 def judge_many(args: argparse.Namespace) -> int:
     """Judge every submission in a folder and print the leaderboard table."""
     from judge.leaderboard import judge_collection, table_lines, write_markdown
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
+    print(sandbox_line(args.sandbox), flush=True)
     rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None), jobs=args.jobs)
     lines = table_lines(rows)
     print("\n".join(printable(line) for line in lines))
@@ -345,7 +361,8 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
                 and not is_submission(args.path):
             return judge_many(args)
         return judge_one(args, command)
-    except (UsageError, ManifestError, ReplayError, OSError) as error:  # SpawnError included
+    except (UsageError, ManifestError, ReplayError, SandboxError,
+            OSError) as error:  # SpawnError included
         print(f"menace-judge: {printable(str(error))}", file=sys.stderr)
         print(f"bad usage: {printable(str(error))}")
         return BAD_USAGE

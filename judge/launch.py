@@ -1,8 +1,4 @@
-"""Starting the program to be judged: the run settings, its working folder, its command line.
-
-Kept apart from the referee, and light to import, so that the command line can start the
-program before it loads the checks: the program's start-up then overlaps the judge's own.
-"""
+"""Starting the program to be judged: the run settings, its working folder, its command line."""
 
 from __future__ import annotations
 
@@ -13,8 +9,9 @@ from pathlib import Path
 
 from judge import options
 from judge.manifest import Manifest
-from judge.options import OpponentKind, Transport, TransportSource
-from judge.session import Limits, Session, SpawnError, minimal_environment, resolve_command
+from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
+from judge.sandbox import Limits, Sandbox, support
+from judge.session import Session, SpawnError, minimal_environment, resolve_command
 
 
 @dataclass(frozen=True)
@@ -33,6 +30,7 @@ class Settings:
     memory_mb: int = options.MEMORY_MB
     output_bytes: int | None = None
     """Stdout and stderr together; None: `options.output_limit(games)`."""
+    sandbox: SandboxPolicy = options.SANDBOX
     keep_transcript: bool = False
     scripted: tuple[tuple[int, ...], ...] | None = None
 
@@ -46,7 +44,9 @@ class Settings:
         """The resource limits of the program: CPU time just above the wall time, and the rest."""
         output = options.output_limit(self.games) if self.output_bytes is None else self.output_bytes
         return Limits(cpu_seconds=int(self.wall_seconds) + 1, memory_mb=self.memory_mb,
-                      file_mb=options.FILE_MB, processes=options.PROCESSES, output_bytes=output)
+                      file_mb=options.FILE_MB, disk_mb=options.DISK_MB,
+                      processes=options.PROCESSES, open_files=options.OPEN_FILES,
+                      output_bytes=output)
 
 
 def working_folder(manifest: Manifest) -> Path:
@@ -65,12 +65,14 @@ def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
 
 def start_program(manifest: Manifest, settings: Settings) -> tuple[Session, Path]:
     """The program started in a fresh working folder, and that folder."""
+    found = support(settings.sandbox)
     folder = working_folder(manifest)
-    env = minimal_environment(folder)
+    env = minimal_environment(folder, marked=not found.namespaced)
     try:
         argv = resolve_command(command_line(manifest, settings.seed), folder, env["PATH"])
+        sandbox = Sandbox(found, settings.limits)
         return Session.spawn(argv, cwd=folder, env=env, transport=settings.transport,
-                             limits=settings.limits), folder
+                             sandbox=sandbox), folder
     except SpawnError:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -56,6 +56,17 @@ class RefillRule(StrEnum):
     """Only when MENACE draws from an empty box: a dump may show empty boxes."""
 
 
+class SandboxPolicy(StrEnum):
+    """How much containment a run must have (judge/sandbox.py gives the levels)."""
+
+    AUTO = "auto"
+    """The best this machine gives, with a warning when it is not full."""
+    REQUIRE = "require"
+    """Full containment, or no run at all."""
+    OFF = "off"
+    """A process group only: for trusted code."""
+
+
 class TransportSource(StrEnum):
     """Where a run's transport came from, most binding first."""
 
@@ -94,7 +105,13 @@ MEMORY_MB: Final = 1024
 FILE_MB: Final = 16
 """Largest file a program may write."""
 PROCESSES: Final = 64
-"""Processes a program may start, above those its user already runs."""
+"""Processes a program may start (for the whole tree under full containment, else above those
+its user already runs)."""
+DISK_MB: Final = 64
+"""Size of the working folder and of /tmp, each, under full containment."""
+OPEN_FILES: Final = 128
+"""Open files of each process."""
+SANDBOX: Final = SandboxPolicy.AUTO
 
 
 def time_limit(games: int) -> float:

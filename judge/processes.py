@@ -93,9 +93,8 @@ def _syscall(pid: int) -> tuple[int, int] | None:
     return int(fields[0]), int(fields[1], 16)
 
 
-def user_processes() -> int:
-    """How many processes (threads included) the current user runs: RLIMIT_NPROC counts them all."""
-    uid = os.getuid()
+def user_processes(uid: int) -> int:
+    """How many processes (threads included) a user runs: RLIMIT_NPROC counts them all."""
     count = 0
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -108,9 +107,22 @@ def user_processes() -> int:
     return count
 
 
-def look(pgid: int, marker: str = "") -> ProcessReading:
-    """What the processes of a run are doing right now."""
-    members = group_members(pgid, marker)
+def states(pids: list[int]) -> list[tuple[int, str]]:
+    """The live processes among `pids`, with their states (zombies left out)."""
+    found = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                state = stat.read().rsplit(b")", 1)[1].split()[0].decode()
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            found.append((pid, state))
+    return found
+
+
+def look(members: list[tuple[int, str]]) -> ProcessReading:
+    """What the processes of a run (pids and states) are doing right now."""
     machine = os.uname().machine
     running = reading = sleeping = False
     for pid, state in members:
@@ -130,10 +142,10 @@ def look(pgid: int, marker: str = "") -> ProcessReading:
     return ProcessReading(running, reading, sleeping, len(members))
 
 
-def memory_in_use(pgid: int, marker: str = "") -> int:
+def memory_in_use(members: list[tuple[int, str]]) -> int:
     """The address space, in bytes, of the processes of a run together."""
     total = 0
-    for pid, _ in group_members(pgid, marker):
+    for pid, _ in members:
         try:
             with open(f"/proc/{pid}/statm") as statm:
                 total += int(statm.read().split()[0]) * resource.getpagesize()

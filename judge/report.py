@@ -46,7 +46,8 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
             lines.append(f"  got:      {printable(decision.got)}")
         ending = run.facts.ending
         if ending is not None and ending.stderr_tail and decision.verdict in (
-                Verdict.RUNTIME_ERROR, Verdict.MEMORY_LIMIT, Verdict.JUDGE_ERROR,
+                Verdict.RUNTIME_ERROR, Verdict.MEMORY_LIMIT, Verdict.DISK_LIMIT,
+                Verdict.PROCESS_LIMIT, Verdict.JUDGE_ERROR,
                 Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR):
             lines.append("  last lines of stderr:")
             lines.extend("    " + printable(line) for line in ending.stderr_tail[-6:])
@@ -95,6 +96,7 @@ def report_json(run: Run) -> dict[str, Any]:
         "signal": ending.signal if ending else None,
         "stderr_tail": list(ending.stderr_tail) if ending else [],
         "seed": run.replay.seed,
+        "sandbox": _sandbox(run),
         "transcript_tail": list(run.transcript[-20:]),
     }
 
@@ -102,6 +104,15 @@ def report_json(run: Run) -> dict[str, Any]:
 def json_text(run: Run) -> str:
     """The run's JSON report as text: every string exact, as the program printed it."""
     return json.dumps(report_json(run), indent=2) + "\n"
+
+
+def _sandbox(run: Run) -> dict[str, Any]:
+    """How the run was contained: its level and what that level lacked."""
+    ending = run.facts.ending
+    contained = ending.containment if ending is not None else None
+    if contained is None:
+        return {"level": None, "missing": []}
+    return {"level": contained.level.value, "missing": list(contained.missing)}
 
 
 def transcript_text(run: Run) -> str:

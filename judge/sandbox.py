@@ -10,18 +10,21 @@ Theory of operation. Under `full`, a run is these processes:
    and cgroup namespaces, and exits with the warden's status as soon as the warden exits;
 3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
    the keeper, and when it dies the kernel kills every process left in the namespace;
-4. the warden, a few lines of `sh` (pid 2), as an unprivileged user in a user namespace of
-   its own: uid 65534 (`setpriv`, then `unshare --user`) when the judge is root, the judge's
-   own uid mapped by bwrap otherwise; no capabilities, `no_new_privs`. It starts the program,
-   waits for it, counts the processes still alive in the namespace, writes that count on a
-   pipe only it holds, and exits with the program's status (128 + N for signal N);
+4. the warden, a few lines of `sh` (pid 2), deaf to the signals it can catch, as an
+   unprivileged user in a user namespace of its own: uid 65534 (`setpriv`, then `unshare
+   --user`) when the judge is root, the judge's own uid mapped by bwrap otherwise; no
+   capabilities, `no_new_privs`. It starts the program, waits for it, counts the processes
+   still alive in the namespace, writes that count on a pipe only it holds, and exits with
+   the program's status (128 + N for signal N). The program runs as the same user, so it
+   can SIGKILL or SIGSTOP its warden: that only ends or stalls its own run;
 5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, selected
    files of /etc, the interpreter's own folder) where only its working folder and /tmp can
    be written, both on size-capped tmpfs, gone with the mount namespace.
 
 What each limit stops: the memory cap (control group) holds the whole tree and its tmpfs
 files; the process cap (control group) stops a fork bomb; CPU time is capped per process
-(RLIMIT_CPU), counted for the whole tree, and bounded by the run's wall time; file size
+(RLIMIT_CPU) and for the whole tree (counted by the control group, checked at the end),
+and the run's wall time bounds both; file size
 (RLIMIT_FSIZE) and the tmpfs sizes stop a disk fill; RLIMIT_NOFILE caps open files; no
 network; the pid namespace hides the judge, so it can neither read nor signal it.
 
@@ -50,26 +53,29 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Final
 
+from judge.options import SandboxPolicy
 from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout
+from judge.processes import user_processes
 
 SANDBOX_UID: Final = 65534
 """The user a root judge runs programs as: `nobody`."""
 EXTRA_PROCESSES: Final = 3
 """Processes of the sandbox itself within the process cap: keeper, init, warden."""
-ETC_FILES: Final = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "perl",
-                    "ruby", "passwd", "group", "localtime", "nsswitch.conf")
-"""What of /etc the runtimes read; the rest of /etc stays invisible."""
+ETC_FILES: Final = ("ld.so.cache", "alternatives")
+"""What of /etc the runtimes need (the dynamic linker's cache, Debian's links to commands);
+the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
 SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
 PR_SET_PDEATHSIG: Final = 1
 REPORT_FD: Final = 3
 """The warden's descriptor for its count, closed for the program."""
 WARDEN: Final = (
-    'exec 4<&0; "$@" 0<&4 4<&- 3>&- & program=$!; exec 4<&-; wait "$program"; status=$?; '
+    'trap : HUP INT QUIT TERM USR1 USR2 PIPE ALRM; "$@" 3>&-; status=$?; '
     'left=0; for p in /proc/[0-9]*; do read -r stat < "$p/stat" 2>/dev/null || continue; '
     'case "${stat##*) }" in Z*|X*) ;; *) left=$((left + 1));; esac; done; '
     'echo $((left - 2)) >&3; exit "$status"')
-"""The warden's script: run the program, then write on descriptor 3 how many processes
-outlive it, not counting init and itself, and exit with the program's status."""
+"""The warden's script: run the program in the foreground (the signals it catches are only
+handled once the program ends, and the program gets them at their defaults), then write on
+descriptor 3 how many processes outlive it, less init and itself, and exit with its status."""
 
 
 class Level(StrEnum):
@@ -80,29 +86,22 @@ class Level(StrEnum):
     NONE = "none"
 
 
-class Policy(StrEnum):
-    """What the user asks for with --sandbox."""
-
-    AUTO = "auto"
-    REQUIRE = "require"
-    OFF = "off"
-
-
 class SandboxError(RuntimeError):
     """Containment that was required but is not available."""
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means no limit."""
+    """Resource limits of one run; None means no limit (the judge's defaults: judge.options)."""
 
-    cpu_seconds: int | None = 60
-    memory_mb: int | None = 1024
-    file_mb: int | None = 16
-    disk_mb: int | None = 64
-    processes: int | None = 64
-    open_files: int | None = 128
-    output_bytes: int = 64 << 20
+    cpu_seconds: int | None = None
+    memory_mb: int | None = None
+    file_mb: int | None = None
+    disk_mb: int | None = None
+    """Size of the working folder and of /tmp, each (tmpfs, under namespaces)."""
+    processes: int | None = None
+    open_files: int | None = None
+    output_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +114,11 @@ class Support:
     """Empty when a control group can be made for each run, else why not."""
     layout: Layout | None = None
     chosen_off: bool = False
+
+    @property
+    def namespaced(self) -> bool:
+        """True when runs get their own namespaces."""
+        return not self.namespaces and not self.chosen_off
 
     @property
     def level(self) -> Level:
@@ -146,6 +150,7 @@ class Containment:
     memory_hit: bool = False
     processes_hit: bool = False
     cpu_seconds: float | None = None
+    cpu_hit: bool = False
     peak_memory_kb: int | None = None
     leftovers: int | None = None
     """Processes alive when the program's main process ended (None when not counted)."""
@@ -158,11 +163,11 @@ def _runs_as_root() -> bool:
 
 def _probe_namespaces() -> str:
     """Empty when a contained `true` runs, else why not."""
-    if shutil.which("bwrap") is None:
+    if not _tool("bwrap"):
         return "bwrap not found (apt-get install bubblewrap)"
-    if _runs_as_root() and not all(shutil.which(tool) for tool in ("setpriv", "unshare")):
+    if _runs_as_root() and not (_tool("setpriv") and _tool("unshare")):
         return "setpriv and unshare (util-linux) are needed to drop root"
-    true = shutil.which("true") or "/bin/true"
+    true = _tool("true") or "/bin/true"
     sandbox = Sandbox(Support(cgroups="probe"), Limits(), probing=True)
     try:
         process = sandbox.popen([true], cwd=None, env={"PATH": "/usr/bin:/bin"},
@@ -192,13 +197,13 @@ def _probe_cgroups() -> tuple[Layout | None, str]:
 
 
 @functools.cache
-def support(policy: Policy = Policy.AUTO) -> Support:
+def support(policy: SandboxPolicy = SandboxPolicy.AUTO) -> Support:
     """What containment a run gets under `policy` on this machine (probed once)."""
-    if policy is Policy.OFF:
+    if policy is SandboxPolicy.OFF:
         return Support(chosen_off=True)
     layout, cgroups = _probe_cgroups()
     found = Support(namespaces=_probe_namespaces(), cgroups=cgroups, layout=layout)
-    if policy is Policy.REQUIRE and found.level is not Level.FULL:
+    if policy is SandboxPolicy.REQUIRE and found.level is not Level.FULL:
         raise SandboxError(f"--sandbox require: full containment is not available here "
                            f"({'; '.join(found.missing)})")
     return found
@@ -223,7 +228,63 @@ def _bound_roots(program: str) -> list[Path]:
                   if root.parts[1:2] and root.parts[1] not in SYSTEM_ROOTS)
 
 
-def _system_view() -> list[str]:
+def _inner_pid(pid: int) -> int:
+    """A process's pid inside its own pid namespace (0 when unknown)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("NSpid:"):
+                    return int(line.split()[-1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _descendants(root: int) -> list[int]:
+    """The live processes descended from `root`, itself included."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
+
+
+def _read_only(path: Path) -> list[str]:
+    """bwrap arguments that show `path` read-only at its own place, its parents traversable."""
+    parents = [f for parent in reversed(path.parents[:-1])
+               for f in ("--perms", "0755", "--dir", str(parent))]
+    return [*parents, "--ro-bind", str(path), str(path)]
+
+
+def _named_paths(arguments: list[str], cwd: Path | None) -> list[Path]:
+    """Existing absolute paths named on the command line, outside the working folder: a bare
+    command's own files (`-- python3 /path/menace.py`), shown read-only."""
+    named = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_absolute() and path.exists() and not (cwd and path.is_relative_to(cwd)):
+            named.append(path)
+    return named
+
+
+@functools.cache
+def _tool(name: str) -> str:
+    """The full path of a command the sandbox runs, found once."""
+    return shutil.which(name) or shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin") or ""
+
+
+@functools.cache
+def _system_view() -> tuple[str, ...]:
     """bwrap arguments for the read-only system: /usr, its links, selected /etc files."""
     args = ["--ro-bind", "/usr", "/usr"]
     for name in SYSTEM_ROOTS[1:]:
@@ -232,9 +293,10 @@ def _system_view() -> list[str]:
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
+    args += ["--perms", "0755", "--dir", "/etc"]
     for name in ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    return args
+    return tuple(args)
 
 
 class Sandbox:
@@ -244,13 +306,20 @@ class Sandbox:
         self.support = found
         self.limits = limits
         self.level = found.level
-        self.namespaced = not found.namespaces and not found.chosen_off
+        self.namespaced = found.namespaced
         self.tree: TreeLimits | None = None
         if found.layout is not None and not found.chosen_off and not probing:
             processes = None if limits.processes is None else limits.processes + EXTRA_PROCESSES
             memory = None if limits.memory_mb is None else limits.memory_mb << 20
             self.tree = TreeLimits.create(found.layout, memory, processes)
+        self._processes: int | None = None
+        """RLIMIT_NPROC where no control group caps the tree: the user's count plus the cap."""
+        if self.tree is None and limits.processes is not None:
+            uid = SANDBOX_UID if self.namespaced and _runs_as_root() else os.getuid()
+            self._processes = user_processes(uid) + limits.processes + EXTRA_PROCESSES
         self._report: int | None = None
+        self.keeper = 0
+        """The first process of the run, started by the judge."""
         self._open: list[int] = []
 
     # -- starting -----------------------------------------------------------------------
@@ -261,9 +330,7 @@ class Sandbox:
         """Start `argv` contained, in its own session, with the run's limits."""
         command = self._wrapped(argv, cwd) if self.namespaced else argv
         try:
-            # Descriptors the sandbox needs are made inheritable in the child only, and the
-            # judge's own are close-on-exec, so nothing else of the judge's is passed on.
-            return subprocess.Popen(
+            process = subprocess.Popen(
                 command, stdin=stdin, stdout=stdout, stderr=stderr,
                 cwd=None if self.namespaced else cwd, env=env, start_new_session=True,
                 close_fds=not self.namespaced,
@@ -272,6 +339,8 @@ class Sandbox:
             for fd in self._open:
                 os.close(fd)
             self._open = []
+        self.keeper = process.pid
+        return process
 
     def _keep(self, fd: int) -> int:
         """A close-on-exec copy of `fd` numbered 10 or more, to be passed to the sandbox."""
@@ -286,29 +355,28 @@ class Sandbox:
         self._keep(write_end)
         os.set_blocking(read_end, False)
         self._report = read_end
-        bwrap = [shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net",
+        bwrap = [_tool("bwrap"), "--unshare-pid", "--unshare-net",
                  "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                  "--die-with-parent", "--new-session", *_system_view()]
         for root in _bound_roots(argv[0]):
-            for parent in reversed(root.parents[:-1]):
-                bwrap += ["--perms", "0755", "--dir", str(parent)]
-            bwrap += ["--ro-bind", str(root), str(root)]
+            bwrap += _read_only(root)
         disk = [] if self.limits.disk_mb is None else ["--size", str(self.limits.disk_mb << 20)]
         bwrap += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *disk, "--tmpfs", "/tmp"]
         if cwd is not None:
             bwrap += ["--perms", "0777", *disk, "--tmpfs", str(cwd)]
             bwrap += self._copied_in(cwd)
             bwrap += ["--chdir", str(cwd)]
+        for named in _named_paths(argv[1:], cwd):
+            bwrap += _read_only(named)
         if _runs_as_root():
             bwrap += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
-                      "--", shutil.which("setpriv") or "setpriv", f"--reuid={SANDBOX_UID}",
+                      "--", _tool("setpriv"), f"--reuid={SANDBOX_UID}",
                       f"--regid={SANDBOX_UID}", "--clear-groups", "--inh-caps=-all",
                       "--ambient-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
-                      shutil.which("unshare") or "unshare", "--user", "--map-current-user"]
+                      _tool("unshare"), "--user", "--map-current-user"]
         else:
             bwrap += ["--unshare-user", "--cap-drop", "ALL"]
-        shell = shutil.which("sh", path="/usr/bin:/bin") or "/bin/sh"
-        return [*bwrap, "--", shell, "-c", WARDEN, "warden", *argv]
+        return [*bwrap, "--", _tool("sh"), "-c", WARDEN, "warden", *argv]
 
     def _copied_in(self, folder: Path) -> list[str]:
         """bwrap arguments that copy the working folder's files into its tmpfs."""
@@ -346,13 +414,23 @@ class Sandbox:
         cap(resource.RLIMIT_FSIZE, None if limits.file_mb is None else limits.file_mb << 20)
         files = limits.open_files
         cap(resource.RLIMIT_NOFILE, None if files is None else max(files, len(self._open) + 16))
+        cap(resource.RLIMIT_NPROC, self._processes)
         cap(resource.RLIMIT_CORE, 0)
 
     # -- watching and ending ------------------------------------------------------------
 
     def members(self) -> list[int] | None:
-        """The run's live processes, or None when only the caller can find them."""
-        return self.tree.members() if self.tree is not None else None
+        """The program's live processes (not the sandbox's own), or None when the caller must
+        find them (no namespaces and no control group: by process group and marker)."""
+        if self.tree is not None:
+            pids = self.tree.members()
+        elif self.namespaced and self.keeper:
+            pids = _descendants(self.keeper)
+        else:
+            return None
+        if not self.namespaced:
+            return pids
+        return [pid for pid in pids if pid != self.keeper and _inner_pid(pid) not in (1, 2)]
 
     def kill(self) -> None:
         """SIGKILL every process of the run that the sandbox can find."""
@@ -378,6 +456,8 @@ class Sandbox:
             memory_hit=usage.memory_hit if usage else False,
             processes_hit=usage.processes_hit if usage else False,
             cpu_seconds=usage.cpu_seconds if usage else None,
+            cpu_hit=bool(usage and self.limits.cpu_seconds is not None
+                         and usage.cpu_seconds > self.limits.cpu_seconds),
             peak_memory_kb=usage.peak_memory_kb if usage else None,
             leftovers=leftovers)
 

@@ -17,13 +17,13 @@ import time
 import tty
 import uuid
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.options import Transport
-from judge.processes import ProcessReading, group_members, look, memory_in_use, user_processes
+from judge.processes import ProcessReading, group_members, look, memory_in_use, states
+from judge.sandbox import Sandbox
 from judge.verdict import Ending
 
 CHUNK: Final = 1 << 16
@@ -42,35 +42,25 @@ class SpawnError(OSError):
     """A command that cannot be started."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of one run; None means no limit (the judge's defaults: judge.options)."""
-
-    cpu_seconds: int | None = None
-    memory_mb: int | None = None
-    file_mb: int | None = None
-    processes: int | None = None
-    output_bytes: int | None = None
-
-
 RUN_MARKER: Final = "MENACE_JUDGE_RUN"
 """An environment variable, unique to each run, that finds processes which left the group."""
 
 
-def minimal_environment(home: Path) -> dict[str, str]:
-    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings."""
+def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
+    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings,
+    never the judge's own folder; `marked` adds the marker that finds its processes."""
     interpreter_dir = str(Path(sys.executable).parent)
-    project_root = str(Path(__file__).resolve().parent.parent)
-    return {
+    env = {
         "PATH": f"{interpreter_dir}:/usr/local/bin:/usr/bin:/bin",
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         "TERM": "dumb",
-        "PYTHONPATH": project_root,
         "PYTHONDONTWRITEBYTECODE": "1",
-        RUN_MARKER: uuid.uuid4().hex,
     }
+    if marked:
+        env[RUN_MARKER] = uuid.uuid4().hex
+    return env
 
 
 def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
@@ -89,29 +79,18 @@ def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]
     return [found, *command[1:]]
 
 
-def _limit_resources(limits: Limits, processes: int | None) -> None:
-    """Set the child's resource limits (runs in the child before exec)."""
-    def cap(kind: int, value: int | None, extra: int = 0) -> None:
-        if value is not None:
-            resource.setrlimit(kind, (value, value + extra))
-    cap(resource.RLIMIT_CPU, limits.cpu_seconds, 1)
-    cap(resource.RLIMIT_AS, None if limits.memory_mb is None else limits.memory_mb << 20)
-    cap(resource.RLIMIT_FSIZE, None if limits.file_mb is None else limits.file_mb << 20)
-    cap(resource.RLIMIT_NPROC, processes)
-    cap(resource.RLIMIT_CORE, 0)
-
-
 class Session:
     """One running program: its process group, its input, and its output read in big chunks."""
 
     def __init__(self, process: subprocess.Popen[bytes], stdin_fd: int, stdout_fd: int,
-                 stderr_fd: int, transport: Transport, limits: Limits, marker: str = "") -> None:
+                 stderr_fd: int, transport: Transport, sandbox: Sandbox, marker: str = "") -> None:
         self.process = process
+        self.sandbox = sandbox
+        self.limits = sandbox.limits
         self.marker = marker
         """`NAME=value` of the run's environment marker, empty when there is none."""
         self.pid = process.pid
         self.transport = transport
-        self.limits = limits
         self._stdin = stdin_fd
         self._stdout = stdout_fd
         self._stderr = stderr_fd
@@ -133,10 +112,9 @@ class Session:
             self._pidfd = None
 
     @classmethod
-    def spawn(cls, command: list[str], *, cwd: Path, env: dict[str, str],
-              transport: Transport = Transport.PTY,
-              limits: Limits = Limits()) -> Session:
-        """Start `command` in its own process group, with limits, talking over a pty or pipes."""
+    def spawn(cls, command: list[str], *, cwd: Path, env: dict[str, str], sandbox: Sandbox,
+              transport: Transport = Transport.PTY) -> Session:
+        """Start `command` contained by `sandbox`, talking over a pty or pipes."""
         if transport is Transport.PTY:
             master, slave = os.openpty()
             tty.setraw(slave)
@@ -144,13 +122,11 @@ class Session:
             stdout: int = slave
         else:
             stdin = stdout = subprocess.PIPE
-        processes = None if limits.processes is None else user_processes() + limits.processes
         try:
-            process = subprocess.Popen(
-                command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd, env=env,
-                start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _limit_resources(limits, processes))
+            process = sandbox.popen(command, cwd=cwd, env=env, stdin=stdin, stdout=stdout,
+                                    stderr=subprocess.PIPE)
         except OSError as error:
+            sandbox.release()
             if transport is Transport.PTY:
                 os.close(master)
                 os.close(slave)
@@ -170,7 +146,7 @@ class Session:
         for fd in (in_fd, out_fd, stderr_fd):
             os.set_blocking(fd, False)
         marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
-        return cls(process, in_fd, out_fd, stderr_fd, transport, limits, marker)
+        return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox, marker)
 
     # -- talking -------------------------------------------------------------------------
 
@@ -359,13 +335,20 @@ class Session:
             if self.output_bytes == before and not self.exited:
                 return
 
+    def members(self) -> list[tuple[int, str]]:
+        """The program's live processes and their states: the sandbox's list, or its group's."""
+        pids = self.sandbox.members()
+        if pids is None:
+            return group_members(self.pid, self.marker)
+        return states(pids)
+
     def look(self) -> ProcessReading:
         """What the program's processes are doing right now."""
-        return look(self.pid, self.marker)
+        return look(self.members())
 
     def memory_in_use(self) -> int:
         """The address space, in bytes, of the program's processes together."""
-        return memory_in_use(self.pid, self.marker)
+        return memory_in_use(self.members())
 
     def memory_limit(self) -> int:
         """The address-space limit of each process, in bytes (a huge number when none)."""
@@ -379,17 +362,22 @@ class Session:
     # -- ending --------------------------------------------------------------------------
 
     def close(self) -> Ending:
-        """Kill whatever is left of the program's process group, verify it is gone, and say how it ended."""
+        """Kill whatever is left of the program's processes, verify they are gone, and say how it ended."""
         if not self._poll_exit():
             self.killed_by_judge = True
             self._kill_group()
             _, status, rusage = os.wait4(self.pid, 0)
             self._status, self._rusage = status, rusage
             self.process.returncode = os.waitstatus_to_exitcode(status)
-        leftovers = 0 if self.killed_by_judge else len(group_members(self.pid, self.marker))
-        if leftovers:
+        # Inside namespaces the warden counts what outlived the program; outside, the group.
+        counted = self.killed_by_judge or self.sandbox.namespaced
+        leftovers = 0 if counted else len(self.members())
+        if leftovers or self.sandbox.namespaced:
             self._kill_group()
         self._verify_gone()
+        contained = self.sandbox.finish()
+        if contained.leftovers and not self.killed_by_judge:
+            leftovers = contained.leftovers
         self._drain_stderr_now()
         if self.transport is Transport.PTY:
             os.close(self._stdout)
@@ -402,17 +390,19 @@ class Session:
         if self._pidfd is not None:
             os.close(self._pidfd)
         assert self._status is not None and self._rusage is not None
-        status = self._status
+        code, signal_number = self.sandbox.exit_codes(self._status)
         own_exit = not self.killed_by_judge
         return Ending(
-            status=os.WEXITSTATUS(status) if own_exit and os.WIFEXITED(status) else None,
-            signal=os.WTERMSIG(status) if own_exit and os.WIFSIGNALED(status) else None,
+            status=code if own_exit else None,
+            signal=signal_number if own_exit else None,
             killed_by_judge=self.killed_by_judge,
-            max_rss_kb=self._rusage.ru_maxrss,
-            cpu_seconds=self._rusage.ru_utime + self._rusage.ru_stime,
+            max_rss_kb=contained.peak_memory_kb or self._rusage.ru_maxrss,
+            cpu_seconds=(contained.cpu_seconds if contained.cpu_seconds is not None
+                         else self._rusage.ru_utime + self._rusage.ru_stime),
             stderr_tail=self.stderr_tail(),
             leftovers=leftovers,
             output_over_limit=self.over_limit,
+            containment=contained,
         )
 
     def _drain_stderr_now(self) -> None:
@@ -435,6 +425,7 @@ class Session:
             os.killpg(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        self.sandbox.kill()
         if self.marker:
             for pid, _ in group_members(self.pid, self.marker):
                 try:
@@ -445,7 +436,7 @@ class Session:
     def _verify_gone(self, timeout: float = 2.0) -> None:
         """Wait until no process of the group is left; raise if one survives."""
         deadline = time.monotonic() + timeout
-        while group_members(self.pid, self.marker):
+        while self.members():
             if time.monotonic() > deadline:
                 raise LeftoverError(f"process group {self.pid} survived SIGKILL")
             self._kill_group()

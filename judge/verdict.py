@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from judge.sandbox import Containment
+
 
 class Verdict(Enum):
     """What the judge says of a run; the values are also fixture folder names."""
@@ -17,6 +19,8 @@ class Verdict(Enum):
     RUNTIME_ERROR = "runtime-error"
     OUTPUT_LIMIT = "output-limit"
     MEMORY_LIMIT = "memory-limit"
+    PROCESS_LIMIT = "process-limit"
+    DISK_LIMIT = "disk-limit"
     JUDGE_ERROR = "judge-error"
 
 
@@ -108,6 +112,8 @@ class Ending:
     """Processes of its group still alive after it ended, killed by the judge."""
     output_over_limit: bool = False
     """Its stdout and stderr together passed the output limit."""
+    containment: Containment | None = None
+    """How the run was contained, and which of the tree's caps it hit."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +157,10 @@ class Decision:
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory",
                 "OutOfMemory", "memory allocation failed", "heap exhausted", "OOM")
+DISK_WORDS = ("No space left on device", "ENOSPC", "File too large", "EFBIG",
+              "Disk quota exceeded")
 SIGXCPU = 24
+SIGXFSZ = 25
 SIGKILL = 9
 
 
@@ -160,6 +169,15 @@ def _ended_for_memory(ending: Ending) -> bool:
     if ending.killed_by_judge or (ending.status in (0, None) and ending.signal is None):
         return False
     return any(word in line for line in ending.stderr_tail for word in MEMORY_WORDS)
+
+
+def _filled_the_disk(ending: Ending) -> bool:
+    """True when the program passed its file-size limit or filled its folder or /tmp."""
+    if ending.killed_by_judge:
+        return False
+    return ending.signal == SIGXFSZ or (
+        (ending.status not in (0, None) or ending.signal is not None)
+        and any(word in line for line in ending.stderr_tail for word in DISK_WORDS))
 
 
 def _ended_on_its_own_badly(ending: Ending) -> bool:
@@ -182,9 +200,23 @@ def decide(facts: Facts) -> Decision:
     if facts.output_over_limit:
         return Decision(Verdict.OUTPUT_LIMIT, None, "its output passed the output limit",
                         facts.place)
+    contained = ending.containment if ending is not None else None
+    if contained is not None and contained.memory_hit:
+        return Decision(Verdict.MEMORY_LIMIT, None,
+                        "its processes together passed the memory limit", facts.place)
+    if contained is not None and contained.processes_hit:
+        return Decision(Verdict.PROCESS_LIMIT, None,
+                        "it tried to start more processes than the limit allows", facts.place)
+    if ending is not None and _filled_the_disk(ending):
+        return Decision(Verdict.DISK_LIMIT, None,
+                        "it passed the file-size limit or filled its folder or /tmp",
+                        facts.place)
     if ending is not None and _ended_for_memory(ending):
         return Decision(Verdict.MEMORY_LIMIT, None,
                         f"it ran out of memory ({_ending_text(ending)})", facts.place)
+    if contained is not None and contained.cpu_hit:
+        return Decision(Verdict.TIME_LIMIT, None,
+                        "its processes together used up the CPU time limit", facts.place)
     if facts.cpu_time_over or (ending is not None and ending.signal == SIGXCPU
                                and not ending.killed_by_judge):
         return Decision(Verdict.TIME_LIMIT, None, "it used up its CPU time limit", facts.place)

@@ -10,17 +10,18 @@ import pytest
 
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
 from judge.options import Transport
-from judge.processes import live_processes
-from judge.session import Limits, Session, SpawnError, minimal_environment, resolve_command
+from judge.sandbox import Limits, Sandbox, support
+from judge.session import Session, SpawnError, minimal_environment, resolve_command
 
 
 def start(tmp_path: Path, source: str, transport: str = "pty", **limits: int) -> Session:
     """A session with a small Python program written for the test."""
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(source))
+    found = support()
     return Session.spawn([sys.executable, str(program)], cwd=tmp_path,
-                         env=minimal_environment(tmp_path), transport=Transport(transport),
-                         limits=Limits(**limits))
+                         env=minimal_environment(tmp_path, marked=not found.namespaced),
+                         transport=Transport(transport), sandbox=Sandbox(found, Limits(**limits)))
 
 
 ECHO = """
@@ -103,7 +104,7 @@ def test_a_process_left_behind_is_counted_and_killed(tmp_path: Path) -> None:
     assert session.wait_exit(5.0)
     ending = session.close()
     assert ending.status == 0 and ending.leftovers == 1
-    assert live_processes(session.pid) == 0
+    assert session.members() == []
 
 
 def test_a_crash_reports_its_status_and_stderr(tmp_path: Path) -> None:

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from judge.options import SandboxPolicy
 from judge.sandbox import (
     WARDEN,
     Containment,
     Level,
     Limits,
-    Policy,
     Sandbox,
     Support,
     support,
@@ -32,7 +32,8 @@ needs_full = pytest.mark.skipif(FOUND.level is not Level.FULL,
                                 reason=f"full containment unavailable: {FOUND.describe()}")
 
 
-DEFAULT_LIMITS = Limits()
+DEFAULT_LIMITS = Limits(cpu_seconds=60, memory_mb=1024, file_mb=16, disk_mb=64, processes=64,
+                        open_files=128)
 
 
 def contained(code: str, folder: Path, limits: Limits = DEFAULT_LIMITS,
@@ -60,8 +61,8 @@ def test_level_is_full_only_with_namespaces_and_cgroups() -> None:
     assert partial.describe() == ("partial (missing whole-tree limits: "
                                   "no cgroup hierarchy for memory)")
     assert Support(namespaces="bwrap not found", cgroups="x").level is Level.NONE
-    assert support(Policy.OFF).level is Level.NONE
-    assert support(Policy.OFF).missing == ("turned off with --sandbox off",)
+    assert support(SandboxPolicy.OFF).level is Level.NONE
+    assert support(SandboxPolicy.OFF).missing == ("turned off with --sandbox off",)
 
 
 def test_the_machine_reports_its_level_honestly() -> None:

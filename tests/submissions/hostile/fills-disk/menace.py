@@ -1,0 +1,1 @@
+../../accepted/canonical/menace.py
