@@ -319,21 +319,25 @@ class Session:
         return True
 
     def drain(self, timeout: float, quiet: float, limit: int) -> None:
-        """Read and discard output until it ends, pauses `quiet` s, or `timeout` s pass; over `limit` bytes is a flood."""
+        """Read and discard output until it ends, or pauses `quiet` s while not busy; over
+        `limit` bytes, or still printing when `timeout` s have passed, is a flood."""
         deadline = time.monotonic() + timeout
         self._discard = True
         cap = self.output_bytes + limit
+        printing = True
         while self._stdout_open and not self.over_limit:
             if self.output_bytes > cap:
                 self.over_limit = True
                 return
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                self.over_limit = printing
                 return
             before = self.output_bytes
             self._pump(min(remaining, quiet))
-            if self.output_bytes == before and not self.exited:
-                return
+            printing = self.output_bytes != before
+            if not printing and not self.exited and not self.look().running:
+                return  # a pause while it waits; a busy program starved of CPU goes on
 
     def members(self) -> list[tuple[int, str]]:
         """The program's live processes and their states: the sandbox's list, or its group's."""
