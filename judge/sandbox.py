@@ -66,6 +66,8 @@ ETC_FILES: Final = ("ld.so.cache", "alternatives")
 the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
 SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
 PR_SET_PDEATHSIG: Final = 1
+PROGRAM_INNER_PID: Final = 3
+"""The program's first process in its pid namespace: after bwrap's init (1) and the warden (2)."""
 REPORT_FD: Final = 3
 """The warden's descriptor for its count, closed for the program."""
 WARDEN: Final = (
@@ -320,6 +322,8 @@ class Sandbox:
         self._report: int | None = None
         self.keeper = 0
         """The first process of the run, started by the judge."""
+        self._program = 0
+        """The program's first process, once found."""
         self._open: list[int] = []
 
     # -- starting -----------------------------------------------------------------------
@@ -431,6 +435,20 @@ class Sandbox:
         if not self.namespaced:
             return pids
         return [pid for pid in pids if pid != self.keeper and _inner_pid(pid) not in (1, 2)]
+
+    def closed_by_program(self, descriptor: int) -> bool:
+        """True when the program's first process has closed `descriptor` (0 or 1) and runs
+        on. Inside namespaces the keeper and the warden hold its stdin and stdout too, so
+        the judge would see no end of output and no broken pipe: it asks /proc instead."""
+        if not self.namespaced:
+            return False
+        if not self._program:
+            self._program = next((pid for pid in self.members() or []
+                                  if _inner_pid(pid) == PROGRAM_INNER_PID), 0)
+        if not self._program:
+            return False
+        return os.path.isdir(f"/proc/{self._program}/fd") and \
+            not os.path.lexists(f"/proc/{self._program}/fd/{descriptor}")
 
     def kill(self) -> None:
         """SIGKILL every process of the run that the sandbox can find."""

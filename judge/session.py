@@ -152,6 +152,8 @@ class Session:
 
     def send_line(self, text: str) -> bool:
         """Send one line to the program; False when it no longer reads its input."""
+        if self.sandbox.closed_by_program(0):
+            return False
         data = (text + "\n").encode()
         try:
             while data:
@@ -177,6 +179,9 @@ class Session:
                 return EOF
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
+                if self.sandbox.closed_by_program(1):
+                    self._stdout_open = False
+                    continue
                 return TIMEOUT
             before = self.output_bytes
             self._pump(remaining)
