@@ -53,8 +53,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Final
 
-from judge.options import SandboxPolicy
 from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout
+from judge.options import SandboxPolicy
 from judge.processes import user_processes
 
 SANDBOX_UID: Final = 65534
