@@ -168,12 +168,9 @@ class TreeLimits:
         if processes is not None:
             (self.folders["pids"] / "pids.max").write_text(str(processes))
 
-    def join(self) -> None:
-        """Move the calling process into every group of the run (called in the child)."""
-        pid = str(os.getpid())
-        for folder in self.folders.values():
-            with open(folder / "cgroup.procs", "w") as procs:
-                procs.write(pid)
+    def procs_files(self) -> list[str]:
+        """The file of each group that a process writes its pid into to join it."""
+        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
 
     def members(self) -> list[int]:
         """The live processes of the run."""

@@ -4,9 +4,10 @@ Theory of operation. Under `full`, a run is these processes:
 
 1. the judge: it never runs untrusted code, it loads all of its own code before the program
    starts, and it writes every report once the run's tree is dead;
-2. the keeper, `bwrap` (bubblewrap): started by the judge with a parent-death signal (SIGKILL)
-   and already a member of the run's control groups (judge/cgroups.py), so that everything
-   after it is counted against the run's caps; it builds new pid, mount, network, ipc, uts
+2. the keeper, `bwrap` (bubblewrap), with a parent-death signal (SIGKILL, `--die-with-parent`):
+   a starter shell joins the run's control groups (judge/cgroups.py) and `prlimit` sets the
+   per-process limits before they exec it, so that everything after it is counted against
+   the run's caps, and no Python code runs between fork and exec; it builds new pid, mount, network, ipc, uts
    and cgroup namespaces, and exits with the warden's status as soon as the warden exits;
 3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
    the keeper, and when it dies the kernel kills every process left in the namespace;
@@ -38,16 +39,12 @@ a process group with per-process limits only, for trusted code.
 
 from __future__ import annotations
 
-import ctypes
-import fcntl
 import functools
 import os
-import resource
 import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -65,19 +62,27 @@ ETC_FILES: Final = ("ld.so.cache", "alternatives")
 """What of /etc the runtimes need (the dynamic linker's cache, Debian's links to commands);
 the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
 SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
-PR_SET_PDEATHSIG: Final = 1
 PROGRAM_INNER_PID: Final = 3
 """The program's first process in its pid namespace: after bwrap's init (1) and the warden (2)."""
-REPORT_FD: Final = 3
-"""The warden's descriptor for its count, closed for the program."""
-WARDEN: Final = (
-    'trap : HUP INT QUIT TERM USR1 USR2 PIPE ALRM; "$@" 3>&-; status=$?; '
+JOIN: Final = ('while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; '
+                'exec "$@"')
+"""The starter's script: join each control group named before `--`, then exec the rest."""
+COUNT_LEFT: Final = (
     'left=0; for p in /proc/[0-9]*; do read -r stat < "$p/stat" 2>/dev/null || continue; '
-    'case "${stat##*) }" in Z*|X*) ;; *) left=$((left + 1));; esac; done; '
-    'echo $((left - 2)) >&3; exit "$status"')
-"""The warden's script: run the program in the foreground (the signals it catches are only
-handled once the program ends, and the program gets them at their defaults), then write on
-descriptor 3 how many processes outlive it, less init and itself, and exit with its status."""
+    'case "${stat##*) }" in Z*|X*) ;; *) left=$((left + 1));; esac; done; ')
+"""Shell that counts the live processes of the pid namespace."""
+
+
+def warden(report: int | None) -> str:
+    """The warden's script: run the program in the foreground (the signals it catches are only
+    handled once the program ends, and the program gets them at their defaults), then write on
+    descriptor `report`, which the program does not get, how many processes outlive it (less
+    init and itself), and exit with its status. No count when `report` is None."""
+    trap = 'trap : HUP INT QUIT TERM USR1 USR2 PIPE ALRM; '
+    if report is None:
+        return trap + '"$@"; exit $?'
+    return (trap + f'"$@" {report}>&-; status=$?; ' + COUNT_LEFT
+            + f'echo $((left - 2)) >&{report}; exit "$status"')
 
 
 class Level(StrEnum):
@@ -211,15 +216,6 @@ def support(policy: SandboxPolicy = SandboxPolicy.AUTO) -> Support:
     return found
 
 
-def _prctl() -> Callable[..., int]:
-    """libc's prctl, loaded before any fork (a child must not load libraries)."""
-    prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-    return prctl
-
-
-PRCTL: Final = _prctl()
-
-
 def _bound_roots(program: str) -> list[Path]:
     """Read-only folders the program needs: the interpreter's own, and its program's prefix."""
     roots = {Path(sys.base_prefix), Path(sys.prefix)}
@@ -331,14 +327,16 @@ class Sandbox:
     def popen(self, argv: list[str], *, cwd: Path | None, env: dict[str, str],
               stdin: int | IO[bytes] | None, stdout: int | IO[bytes] | None,
               stderr: int | IO[bytes] | None) -> subprocess.Popen[bytes]:
-        """Start `argv` contained, in its own session, with the run's limits."""
+        """Start `argv` contained, in its own session, with the run's limits.
+
+        No Python runs in the child (the judge may be judging in several threads at once):
+        a starter shell joins the control groups and `prlimit` sets the limits."""
         command = self._wrapped(argv, cwd) if self.namespaced else argv
         try:
             process = subprocess.Popen(
-                command, stdin=stdin, stdout=stdout, stderr=stderr,
+                self._starter() + command, stdin=stdin, stdout=stdout, stderr=stderr,
                 cwd=None if self.namespaced else cwd, env=env, start_new_session=True,
-                close_fds=not self.namespaced,
-                preexec_fn=self._in_child)  # noqa: PLW1509 (only async-signal-safe calls)
+                close_fds=True, pass_fds=tuple(self._open))
         finally:
             for fd in self._open:
                 os.close(fd)
@@ -346,12 +344,28 @@ class Sandbox:
         self.keeper = process.pid
         return process
 
+    def _starter(self) -> list[str]:
+        """The commands before the keeper: join the run's groups, set the limits."""
+        start: list[str] = []
+        if self.tree is not None:
+            start = [_tool("sh"), "-c", JOIN, "starter", *self.tree.procs_files(), "--"]
+        limits = self.limits
+
+        def cap(option: str, value: int | None, extra: int = 0) -> list[str]:
+            return [] if value is None else [f"--{option}={value}:{value + extra}"]
+        files = limits.open_files
+        if not _tool("prlimit"):
+            return start
+        return [*start, _tool("prlimit"), *cap("cpu", limits.cpu_seconds, 1),
+                *cap("as", None if limits.memory_mb is None else limits.memory_mb << 20),
+                *cap("fsize", None if limits.file_mb is None else limits.file_mb << 20),
+                *cap("nofile", None if files is None else max(files, len(self._open) + 16)),
+                *cap("nproc", self._processes), "--core=0", "--"]
+
     def _keep(self, fd: int) -> int:
-        """A close-on-exec copy of `fd` numbered 10 or more, to be passed to the sandbox."""
-        kept = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
-        os.close(fd)
-        self._open.append(kept)
-        return kept
+        """`fd` kept open until the sandbox is started, to be passed to it."""
+        self._open.append(fd)
+        return fd
 
     def _wrapped(self, argv: list[str], cwd: Path | None) -> list[str]:
         """The bwrap command that runs `argv` in the sandbox."""
@@ -380,7 +394,10 @@ class Sandbox:
                       _tool("unshare"), "--user", "--map-current-user"]
         else:
             bwrap += ["--unshare-user", "--cap-drop", "ALL"]
-        return [*bwrap, "--", _tool("sh"), "-c", WARDEN, "warden", *argv]
+        # bash names any descriptor; a plain sh only 0 to 9.
+        shell = _tool("bash") or _tool("sh")
+        report = write_end if shell.endswith("bash") or write_end <= 9 else None
+        return [*bwrap, "--", shell, "-c", warden(report), "warden", *argv]
 
     def _copied_in(self, folder: Path) -> list[str]:
         """bwrap arguments that copy the working folder's files into its tmpfs."""
@@ -398,28 +415,6 @@ class Sandbox:
                 mode = "0777" if os.stat(fd).st_mode & 0o111 else "0666"
                 args += ["--perms", mode, "--file", str(fd), path]
         return args
-
-    def _in_child(self) -> None:
-        """In the child before exec: join the run's groups, die with the judge, set limits."""
-        PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if self._open:
-            for fd in self._open[1:]:
-                os.set_inheritable(fd, True)
-            os.dup2(self._open[0], REPORT_FD)
-        if self.tree is not None:
-            self.tree.join()
-        limits = self.limits
-
-        def cap(kind: int, value: int | None, extra: int = 0) -> None:
-            if value is not None:
-                resource.setrlimit(kind, (value, value + extra))
-        cap(resource.RLIMIT_CPU, limits.cpu_seconds, 1)
-        cap(resource.RLIMIT_AS, None if limits.memory_mb is None else limits.memory_mb << 20)
-        cap(resource.RLIMIT_FSIZE, None if limits.file_mb is None else limits.file_mb << 20)
-        files = limits.open_files
-        cap(resource.RLIMIT_NOFILE, None if files is None else max(files, len(self._open) + 16))
-        cap(resource.RLIMIT_NPROC, self._processes)
-        cap(resource.RLIMIT_CORE, 0)
 
     # -- watching and ending ------------------------------------------------------------
 

@@ -17,13 +17,13 @@ import pytest
 
 from judge.options import SandboxPolicy
 from judge.sandbox import (
-    WARDEN,
     Containment,
     Level,
     Limits,
     Sandbox,
     Support,
     support,
+    warden,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,9 @@ def test_fallback_without_namespaces_reports_its_level(tmp_path: Path) -> None:
 
 def test_warden_hides_its_pipe_from_the_program() -> None:
     """The warden closes its count's descriptor for the program and writes the count on it."""
-    assert WARDEN.index("3>&-") < WARDEN.index("&3")
+    script = warden(12)
+    assert script.index("12>&-") < script.index(">&12")
+    assert "12" not in warden(None) and '"$@"' in warden(None)
 
 
 @needs_full
