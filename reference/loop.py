@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import cycle, islice
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from reference.board import EMPTY, Cell, X
 from reference.outcome import Outcome
@@ -91,8 +91,8 @@ class _Hand:
         self.menace = menace
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
-        self.kept: list[Any] = []
-        """The beads drawn this game, kept aside: a bead list, then the bead, for each draw."""
+        self.kept: list[tuple[list[Cell], Cell]] = []
+        """The beads drawn this game, kept aside: for each draw, the box's bead list and the bead."""
         self.returned = beads_returned(menace.rules, menace.player)
         self.table = box_table(menace.player)
 
@@ -217,7 +217,8 @@ class Played:
     empty_boxes: bytes
     """For each game, how often the learner found a box empty."""
     last_position: PositionId
-    """Where the last game stopped: a finished position, or the one where a MENACE resigned."""
+    """Where the last game stopped: a finished position, or the one where a MENACE resigned
+    (-1 when no game was played)."""
 
 
 def play_games(
@@ -280,17 +281,3 @@ def play_games(
             kept.clear()
     return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=~p)
 
-
-def _learn(kept: list[Any], back: int) -> None:
-    """Put `back` beads of each drawn square into its box, and forget the draws."""
-    if back:
-        pairs = iter(kept)
-        for beads, bead in zip(pairs, pairs, strict=False):
-            if back == 1:
-                beads.append(bead)
-            elif back == 2:
-                beads.append(bead)
-                beads.append(bead)
-            else:
-                beads.extend([bead] * back)
-    kept.clear()
