@@ -48,7 +48,7 @@ def old_loop(
     results = [int(r) for r in graph.results]
     box_at, after_bead, forced = table.box_at, table.after_bead, table.forced
     empties_of, legal_moves = table.label_empties, legal_successors()
-    boxes = self.boxes
+    boxes = self.live_beads
     rnd = self.rng.random
     refill = self.rules.empty_box is EmptyBox.REFILL
     resign = self.rules.empty_box is EmptyBox.RESIGN

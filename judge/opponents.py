@@ -132,6 +132,38 @@ class ScriptedOpponent:
         return self.fallback.move(board)
 
 
+def nth_legal(board: Board, index: int) -> Cell:
+    """The legal move at `index` (modulo their number), as a choice script picks it."""
+    moves = legal_moves(board)
+    return moves[index % len(moves)]
+
+
+Choices = tuple[tuple[int, ...], ...]
+"""Opponent scripts by choice: per game, O's k-th move is the legal move at index k (modulo)."""
+
+
+class ChoiceOpponent:
+    """Plays each game's choices: an index into O's legal moves, legal whatever MENACE did.
+
+    A game past its script plays index 0, the lowest empty square; so shorter scripts and
+    smaller indices are simpler games, the order in which a shrinker simplifies them.
+    """
+
+    name = "scripted"
+
+    def __init__(self, games: Choices) -> None:
+        self.games = games
+        self.queue: list[int] = []
+
+    def start_game(self, game: int) -> None:
+        """Load the choices of game number `game`."""
+        self.queue = list(self.games[game - 1]) if game <= len(self.games) else []
+
+    def move(self, board: Board) -> Cell:
+        """The legal move at the next scripted index, or the lowest empty square."""
+        return nth_legal(board, self.queue.pop(0) if self.queue else 0)
+
+
 class MixedOpponent:
     """A different kind of opponent for each game, chosen at random with fixed weights."""
 

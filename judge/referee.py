@@ -19,19 +19,18 @@ from judge import checks
 from judge.boxes import BOX_COUNT, Draw, draw_for_move, orientations
 from judge.channel import Channel
 from judge.checks import BeadDraws, BoxReader, ReadDump, Refills
-from judge.formats import (
-    Symbols,
-    UnreadableError,
-    guess_numbering,
-    is_blank,
-    is_new_game,
-    move_text,
-    read_box_line,
-    read_cells,
-)
+from judge.formats import Symbols, is_blank, is_new_game, move_text, read_cells
+from judge.invariants import box_reader, check_step, read_dump
 from judge.launch import Settings, start_program
 from judge.manifest import Manifest
-from judge.opponents import Knowledge, Opponent, ScriptedOpponent, make_opponent
+from judge.opponents import (
+    ChoiceOpponent,
+    Choices,
+    Knowledge,
+    Opponent,
+    ScriptedOpponent,
+    make_opponent,
+)
 from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
 from judge.reader import Reader, fail
@@ -189,42 +188,18 @@ class Referee:
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
         """Checks 5 and 6 on a dump just read."""
         if self.box_reader is None:
-            numbering = self.numbering
-            if numbering is None:
-                entries = []
-                for text in texts:
-                    try:
-                        entries.append(read_box_line(text, self.reader.symbols))
-                    except UnreadableError:
-                        continue
-                numbering = guess_numbering([e.beads for e in entries],
-                                            [e.label for e in entries])
-            self.box_reader = BoxReader(self.reader.symbols, numbering, self.manifest.refill)
+            self.box_reader = box_reader(texts, self.reader.symbols, self.numbering,
+                                         self.manifest.refill)
         previous = self.last_dump
-        if previous is None:
-            failure, dump = checks.dump(texts, self.box_reader, self.place)
-        else:
-            failure, dump = checks.dump_since(previous, texts, self.box_reader, self.place)
+        failure, dump = read_dump(texts, self.box_reader, self.place, previous)
         fail(failure)
         if previous is None:
             fail(checks.first_empty_boxes(dump, draws, outcome, self.place))
         if previous is not None:
+            fail(check_step(previous, dump, draws, outcome, self.manifest.refill,
+                            place=self.place, reader=self.box_reader))
             if dump.boxes is not None and previous.boxes is not None:
-                failure = checks.learning(previous.boxes, dump.boxes, draws, outcome,
-                                          self.manifest.refill, self.place, dump.changed)
-                if failure is not None:
-                    failure = replace(failure, evidence=(
-                        *failure.evidence,
-                        "previous dump: " + self._printed(previous, failure.subject),
-                        "this dump:     " + self._printed(dump, failure.subject)))
-                fail(failure)
                 self._note_refills(previous, dump, draws, outcome)
-            elif dump.boxes is None and previous.boxes is None:
-                fail(checks.learning_unlabelled(previous.unlabelled, dump.unlabelled,
-                                                     len(draws), outcome, self.place))
-            else:
-                fail(Failure(None, self.place, "dumps all labelled or all unlabelled",
-                                  "a change of form between dumps"))
         self.bead_draws.learnt(draws, outcome)
         self.labelled = dump.boxes is not None
         self.last_dump = dump
@@ -243,12 +218,6 @@ class Referee:
                                     draw.squares, outcome, self.manifest.refill):
                 self.bead_draws.statistics.refilled(draw.label)
         fail(checks.refill_beads_check(self.refill_test.result(), self.place))
-
-    def _printed(self, dump: ReadDump, label: str) -> str:
-        """The line of a dump that holds the box `label`."""
-        assert self.box_reader is not None
-        return next((text for text in dump.texts if self.box_reader.read(text).label == label),
-                    "(no such line)")
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
@@ -321,17 +290,20 @@ def _end(session: Channel, stop: Stop | None, settings: Settings) -> tuple[Endin
 
 
 def judge(manifest: Manifest, settings: Settings,
-          program: tuple[Session, Path] | None = None) -> Run:
+          program: tuple[Session, Path] | None = None, *, choices: Choices | None = None) -> Run:
     """Judge one submission: play it under the settings and decide the verdict.
 
     `program` is the session and working folder of `start_program`, when the caller started
-    the program early (so that its start-up overlaps the judge's own).
+    the program early (so that its start-up overlaps the judge's own). `choices`, when
+    given, script O's moves by index (`ChoiceOpponent`) instead of the settings' opponent.
     """
     started = time.monotonic()
     knowledge = Knowledge()
     opponent: Opponent = make_opponent(settings.opponent, settings.seed, knowledge)
     if settings.scripted is not None:
         opponent = ScriptedOpponent(settings.scripted, opponent)
+    if choices is not None:
+        opponent = ChoiceOpponent(choices)
     session, folder = program if program is not None else start_program(manifest, settings)
     warm_up = threading.Thread(target=_warm_up, daemon=True)
     warm_up.start()

@@ -44,7 +44,7 @@ class Learner(Protocol):
     rules: Rules
 
     @property
-    def boxes(self) -> list[list[Cell]]:
+    def live_beads(self) -> list[list[Cell]]:
         """Each box's beads, in box order: the lists themselves, which the loop changes."""
 
 
@@ -171,7 +171,7 @@ class Match:
         for p, (side, hand) in enumerate(zip(movers, self._hand_at, strict=False)):
             box = hand.table.box_at[p] if hand is not None else -1
             if hand is not None and box >= 0:
-                self.beads_at.append(hand.menace.boxes[box])
+                self.beads_at.append(hand.menace.live_beads[box])
                 self.after_bead.append(tuple(map(step, hand.table.after_bead[p])))
                 self.options.append(tuple(map(step, legal[p])))
                 self.keep_aside.append(hand.kept.append)

@@ -60,7 +60,7 @@ class Menace:
             self.load(contents)
 
     @property
-    def boxes(self) -> list[list[Cell]]:
+    def live_beads(self) -> list[list[Cell]]:
         """Each box's beads in box order: the live lists, which the game loop draws from and refills."""
         return self._beads
 
@@ -134,6 +134,18 @@ class Menace:
             self._beads[box].extend([bead] * returned)
         self._drawn = []
         return drawn
+
+    def new_game(self) -> None:
+        """Start a game with no bead kept aside (the testing toolkit's adapter verb)."""
+        self._drawn = []
+
+    def end(self, outcome: str) -> None:
+        """Learn from a game that ended in `outcome`: `win`, `draw` or `loss` (adapter verb)."""
+        self.learn(Outcome[outcome.upper()])
+
+    def boxes(self) -> dict[Board, tuple[Cell, ...]]:
+        """The beads of every box by label (adapter verb): the same as `contents`."""
+        return self.contents()
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""

@@ -1,4 +1,5 @@
-"""The test session: hypothesis profiles, and a private cache folder (strategies: tests/strategies.py)."""
+"""The test session: hypothesis profiles, and a private cache folder (strategies: the testing
+toolkit's, `judge/strategies.py`)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from reference.board import (
     winner,
 )
 
-from tests.strategies import boards
+from judge.strategies import boards
 
 
 def test_there_are_8_lines_covering_every_cell() -> None:

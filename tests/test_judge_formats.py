@@ -27,7 +27,7 @@ from judge.formats import (
     to_label_frame,
 )
 from judge.options import BeadFormat, MoveFormat
-from tests.strategies import boards, symmetries
+from judge.strategies import boards, symmetries
 
 X_SYMBOLS = ("X", "x")
 O_SYMBOLS = ("O", "o", "0")

@@ -29,7 +29,8 @@ from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
 
-from tests.strategies import nth_legal, opponent_choices
+from judge.opponents import Choices
+from judge.strategies import games, nth_legal
 
 Contents = dict[Board, tuple[int, ...]]
 
@@ -42,7 +43,7 @@ def assert_boxes_are_sound(contents: Contents, *, may_be_empty: bool = False) ->
         assert all(label[b] == EMPTY for b in beads), f"illegal bead in {label}: {beads}"
 
 
-def play_one_game(menace: Menace, choices: list[int]) -> tuple[list[tuple[Board, int]], Outcome]:
+def play_one_game(menace: Menace, choices: tuple[int, ...]) -> tuple[list[tuple[Board, int]], Outcome]:
     """A game against an opponent picking legal moves by `choices`; MENACE's (board, cell) moves."""
     board, moves, picks = EMPTY_BOARD, [], iter(choices)
     while True:
@@ -52,7 +53,7 @@ def play_one_game(menace: Menace, choices: list[int]) -> tuple[list[tuple[Board,
         board = play(board, cell)
         if is_over(board):
             break
-        board = play(board, nth_legal(board, next(picks)))
+        board = play(board, nth_legal(board, next(picks, 0)))
         if is_over(board):
             break
     mark = winner(board)
@@ -94,13 +95,13 @@ def assert_learned_as_spec_says(
         assert explained, f"box {label}: {before[label]} -> {after[label]} after a {outcome.value}"
 
 
-@given(st.integers(min_value=0, max_value=2**32), opponent_choices(games=6))
-def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int, choices: list[int]) -> None:
+@given(st.integers(min_value=0, max_value=2**32), games(min_games=6, max_games=6))
+def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int, script: Choices) -> None:
     menace = Menace(rng=random.Random(seed))
     before = menace.contents()
     assert_boxes_are_sound(before)
     for game in range(6):
-        moves, outcome = play_one_game(menace, choices[game * 4:])
+        moves, outcome = play_one_game(menace, script[game])
         menace.learn(outcome)
         after = menace.contents()
         assert_boxes_are_sound(after)

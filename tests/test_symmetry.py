@@ -18,7 +18,7 @@ from reference.symmetry import (
     transform,
 )
 
-from tests.strategies import boards, symmetries
+from judge.strategies import boards, symmetries
 
 
 def test_there_are_8_distinct_symmetries_with_the_identity_first() -> None:

@@ -1,0 +1,158 @@
+"""The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
+
+These are the functions the judge decides with: the referee reads every dump through
+`read_dump` (which `check_dump` wraps) and compares consecutive dumps with `check_step`
+(`judge.replayed.check_game` runs the referee itself over a transcript). Each check returns
+a `Failure` that says what is wrong, or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
+from reference.outcome import Outcome, outcome_of
+
+from judge import checks
+from judge.boxes import Draw, draw_for_move
+from judge.checks import BoxReader, ReadDump
+from judge.formats import Symbols, UnreadableError, guess_numbering, read_box_line
+from judge.options import BeadFormat, RefillRule, parse
+from judge.verdict import Failure, Place
+
+Dump = ReadDump | Mapping[str, Iterable[int]] | Sequence[str]
+"""A matchbox dump: the lines as printed, or beads by label (cells 0-8 in the label's frame),
+or a dump the judge has read already."""
+Result = Outcome | str
+"""MENACE's result: an `Outcome`, or its word `win`, `draw` or `loss`."""
+
+PLAIN = Symbols.declared("", "", "")
+NOWHERE = Place()
+"""The place of a check made outside a run."""
+"""The symbols of SPEC section 6 and every other form the judge reads by itself."""
+
+
+def box_reader(texts: Sequence[str], symbols: Symbols, numbering: BeadFormat | None,
+               refill: RefillRule) -> BoxReader:
+    """A reader of dump lines; an undeclared bead numbering (None) is guessed from `texts`."""
+    if numbering is None:
+        entries = []
+        for text in texts:
+            try:
+                entries.append(read_box_line(text, symbols))
+            except UnreadableError:
+                continue
+        numbering = guess_numbering([e.beads for e in entries], [e.label for e in entries])
+    return BoxReader(symbols, numbering, refill)
+
+
+def read_dump(texts: list[str], reader: BoxReader, place: Place = NOWHERE,
+              previous: ReadDump | None = None) -> tuple[Failure | None, ReadDump]:
+    """Check 5 on a dump's lines, and the dump as read; only changed lines are read again."""
+    if previous is None:
+        return checks.dump(texts, reader, place)
+    return checks.dump_since(previous, texts, reader, place)
+
+
+def dump_lines(dump: Mapping[str, Iterable[int]] | Sequence[str]) -> list[str]:
+    """The lines of a dump: as given, or one `label beads...` line per box of a mapping."""
+    if isinstance(dump, Mapping):
+        return [" ".join([label, *(str(bead) for bead in beads)]) for label, beads in dump.items()]
+    return list(dump)
+
+
+def refill_rule(refill: RefillRule | str) -> RefillRule:
+    """The refill reading, from itself or its name (`on-empty`, `on-draw`)."""
+    return parse(RefillRule, str(refill), "refill")
+
+
+def _read(dump: Dump, refill: RefillRule, place: Place) -> tuple[Failure | None, ReadDump]:
+    """A dump read and checked, unless the judge has read it already."""
+    if isinstance(dump, ReadDump):
+        return None, dump
+    texts = dump_lines(dump)
+    numbering = BeadFormat.ZERO_TO_EIGHT if isinstance(dump, Mapping) else None
+    return read_dump(texts, box_reader(texts, PLAIN, numbering, refill), place)
+
+
+def check_dump(dump: Dump, *, refill: RefillRule | str = RefillRule.ON_EMPTY) -> Failure | None:
+    """Check 5: 304 boxes, one per box of SPEC 4, every bead on an empty square, none empty.
+
+    `refill = "on-draw"` is the other reading of SPEC 5, under which boxes may be empty.
+    """
+    return _read(dump, refill_rule(refill), NOWHERE)[0]
+
+
+def outcome_of_result(result: Result) -> Outcome:
+    """MENACE's result as an `Outcome`, from itself or its word."""
+    if isinstance(result, Outcome):
+        return result
+    if result.upper() not in Outcome.__members__:
+        raise ValueError(f"not an outcome: {result!r}; say win, draw or loss")
+    return Outcome[result.upper()]
+
+
+def draws_of(moves: Sequence[int]) -> list[Draw]:
+    """The boxes MENACE drew from in a game given as its squares in order, X first."""
+    board, draws = EMPTY_BOARD, []
+    for cell in moves:
+        if board[cell] != ".":
+            raise ValueError(f"square {cell} is taken on {board}")
+        if board.count(X) == board.count(O):
+            draw = draw_for_move(board, Cell(cell))
+            if draw is not None:
+                draws.append(draw)
+        board = play(board, Cell(cell))
+    return draws
+
+
+def result_of(moves: Sequence[int]) -> Outcome:
+    """MENACE's result in a finished game given as its squares in order, X first."""
+    board = EMPTY_BOARD
+    for cell in moves:
+        board = play(board, Cell(cell))
+    if not is_over(board):
+        raise ValueError(f"the game is not over: {board}")
+    return outcome_of(board, X)
+
+
+def _printed(dump: ReadDump, reader: BoxReader, label: str) -> str:
+    """The line of a dump that holds the box `label`."""
+    return next((text for text in dump.texts if reader.read(text).label == label),
+                "(no such line)")
+
+
+def check_step(before: Dump, after: Dump, moves: Sequence[int] | Sequence[Draw],
+               outcome: Result, refill: RefillRule | str = RefillRule.ON_EMPTY, *,
+               place: Place = NOWHERE,
+               reader: BoxReader | None = None) -> Failure | None:
+    """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says.
+
+    `moves` are the game's squares in order, X first (or the judge's draws); a drawn box
+    gains one bead of the square played after a win, none after a draw, loses it after a
+    loss, with three refill beads where the draw emptied it; where the label has symmetries,
+    any square of the played square's orbit will do.
+    """
+    rule = refill_rule(refill)
+    failure, old = _read(before, rule, place)
+    if failure is None:
+        failure, new = _read(after, rule, place)
+    if failure is not None:
+        return failure
+    draws = [m for m in moves if isinstance(m, Draw)] or draws_of(
+        [m for m in moves if isinstance(m, int)])
+    code = outcome_of_result(outcome)
+    if new.boxes is not None and old.boxes is not None:
+        failure = checks.learning(old.boxes, new.boxes, draws, code, rule, place, new.changed)
+        if failure is None:
+            return None
+        reader = reader or box_reader(list(new.texts), PLAIN, None, rule)
+        return replace(failure, evidence=(
+            *failure.evidence,
+            "previous dump: " + _printed(old, reader, failure.subject),
+            "this dump:     " + _printed(new, reader, failure.subject)))
+    if new.boxes is None and old.boxes is None:
+        return checks.learning_unlabelled(old.unlabelled, new.unlabelled, len(draws), code, place)
+    return Failure(None, place, "dumps all labelled or all unlabelled",
+                   "a change of form between dumps")

@@ -1,0 +1,150 @@
+"""The referee run over a recorded transcript instead of a live program: `check_game`."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from reference.board import Cell
+
+from judge.channel import EOF, NoLine
+from judge.launch import Settings
+from judge.manifest import Manifest
+from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
+from judge.options import BeadFormat, MoveFormat, RefillRule, Transport, parse
+from judge.processes import ProcessReading
+from judge.referee import Referee
+from judge.stops import Failed, Finished, OutputEnded, Stop
+from judge.verdict import Check, Ending, Failure, Place
+
+ROW_LETTERS = "LMR"
+
+
+class TranscriptSession:
+    """A finished program's side of a session: its recorded lines, then the end of output."""
+
+    transport = Transport.PIPE
+    """A recorded session has no terminal: its lines came as through a pipe."""
+    over_limit = False
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.pending = deque(lines)
+
+    def send_line(self, text: str) -> bool:
+        """Moves sent go nowhere: the program's answers are already recorded."""
+        return True
+
+    def read_line(self, timeout: float | None) -> str | NoLine:
+        """The next recorded line, or EOF."""
+        return self.pending.popleft() if self.pending else EOF
+
+    def take_pending_many(self, most: int) -> list[str]:
+        """Up to `most` recorded lines."""
+        return [self.pending.popleft() for _ in range(min(most, len(self.pending)))]
+
+    def put_back(self, lines: list[str]) -> None:
+        """Lines taken too early, to be read again."""
+        self.pending.extendleft(reversed(lines))
+
+    def wait_exit(self, timeout: float) -> bool:
+        """A recorded program has always exited."""
+        return True
+
+    def look(self) -> ProcessReading:
+        """Never called: a recorded session never falls silent."""
+        raise AssertionError("a recorded session has no process")
+
+    def memory_in_use(self) -> int:
+        """No process, no memory."""
+        return 0
+
+    def memory_limit(self) -> int:
+        """No process, no limit."""
+        return 1 << 40
+
+    def drain(self, timeout: float, quiet: float, limit: int) -> None:
+        """Nothing more will come."""
+
+    def close(self) -> Ending:
+        """A recorded program that exited with status 0."""
+        return Ending(0, None, False, 0, 0.0)
+
+
+def declared(command: tuple[str, ...], declarations: dict[str, str]) -> Manifest:
+    """A manifest for `command` with a manifest's declarations given as strings."""
+    kinds = {"moves": MoveFormat, "beads": BeadFormat, "refill": RefillRule}
+    symbols = {"x", "o", "empty"}
+    unknown = set(declarations) - set(kinds) - symbols
+    if unknown:
+        raise ValueError(f"not a declaration: {sorted(unknown)[0]!r}; "
+                         f"declare {', '.join([*kinds, *sorted(symbols)])}")
+    return Manifest(
+        command=command,
+        moves=parse(MoveFormat, declarations.get("moves", "letters"), "moves"),
+        beads=parse(BeadFormat, declarations.get("beads", "auto"), "beads"),
+        refill=parse(RefillRule, declarations.get("refill", "on-empty"), "refill"),
+        x=declarations.get("x", ""), o=declarations.get("o", ""),
+        empty=declarations.get("empty", ""))
+
+
+def parse_move(text: str, moves: MoveFormat) -> Cell | None:
+    """The square a `>` line names in the declared move format, or None."""
+    text = text.strip().upper()
+    if moves is MoveFormat.LETTERS:
+        if len(text) == 2 and text[0] in ROW_LETTERS and text[1] in ROW_LETTERS:
+            return Cell(ROW_LETTERS.index(text[0]) * 3 + ROW_LETTERS.index(text[1]))
+        return None
+    if text.isdigit():
+        cell = int(text) - (1 if moves is MoveFormat.DIGITS else 0)
+        return Cell(cell) if 0 <= cell <= 8 else None
+    return None
+
+
+def split_transcript(transcript: Sequence[str], moves: MoveFormat) -> tuple[int, list[list[int]], list[str]]:
+    """The game count sent, O's squares in each game, and the program's lines."""
+    count = 0
+    games: list[list[int]] = []
+    printed: list[str] = []
+    for line in transcript:
+        marker, text = line[:2], line[2:]
+        if marker == "> ":
+            if not count and not games:
+                count = int(text) if text.strip().isdigit() else 0
+                continue
+            cell = parse_move(text, moves)
+            if games and cell is not None:
+                games[-1].append(cell)
+        elif marker == "< " or line == "<":
+            printed.append(text)
+            if text.strip().lower() == "new game":
+                games.append([])
+    return count, games, printed
+
+
+def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None:
+    """Every check of SPEC section 7 that a transcript shows, made by the judge's own referee.
+
+    `transcript` holds the lines of a session, `> ` judge to program and `< ` program to
+    judge, as `python -m judge --transcript` writes them; `declarations` are a manifest's
+    (`moves`, `beads`, `refill`, `x`, `o`, `empty`). Blank lines and notes are ignored.
+    """
+    manifest = declared(("transcript",), declarations)
+    count, games, printed = split_transcript(transcript, manifest.moves)
+    if count < 1:
+        return Failure(None, Place(), "a transcript that starts with `> N`, the game count",
+                       transcript[0] if transcript else "(nothing)")
+    opponent = ScriptedOpponent(games, ChoiceOpponent(()))
+    settings = Settings(games=count, time_limit=1e9, grace_seconds=0.0)
+    referee = Referee(TranscriptSession(printed), manifest, settings, opponent, Knowledge())
+    try:
+        referee.run()
+    except Failed as stop:
+        return stop.failure
+    except Finished:
+        return None
+    except OutputEnded:
+        return Failure(Check.EXIT, referee.place, f"{count} games, each with its dump",
+                       f"the transcript ends in {referee.place}")
+    except Stop as stop:
+        return Failure(None, referee.place, "a transcript the judge can read", str(stop))
+    return None

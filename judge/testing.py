@@ -1,0 +1,123 @@
+"""Testing a MENACE: the judge's invariants, a MENACE in Python played with no subprocess,
+and a pytest assertion that a program in any language is accepted.
+
+    from judge.testing import assert_accepted, check_menace
+
+`check_dump`, `check_step` and `check_game` are the judge's own checks (see
+`judge.invariants`); `judge.strategies` holds hypothesis strategies for the same data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from reference.board import EMPTY, EMPTY_BOARD, Board, X, is_over
+from reference.outcome import outcome_of
+
+from judge.formats import move_text
+from judge.invariants import check_dump, check_step
+from judge.launch import Settings
+from judge.manifest import read_manifest
+from judge.opponents import ChoiceOpponent, Choices, Opponent
+from judge.options import MoveFormat, OpponentKind, parse
+from judge.replayed import check_game, declared
+from judge.verdict import Failure, Place, Verdict
+
+__all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
+           "check_step", "transcript_of"]
+
+
+class MenaceAdapter(Protocol):
+    """A MENACE written in Python, as the toolkit drives it (the reference's `Menace` is one)."""
+
+    def new_game(self) -> None:
+        """A game starts: MENACE has drawn no bead in it yet."""
+
+    def move(self, board: Board) -> int | None:
+        """MENACE's square (0-8) on `board` (nine cells `X`, `O`, `.`), X to move."""
+
+    def end(self, outcome: str) -> None:
+        """The game is over, `win`, `draw` or `loss` for MENACE: learn from it."""
+
+    def boxes(self) -> Mapping[str, Iterable[int]]:
+        """Every box: its label (any orientation) and its beads, squares of the label 0-8."""
+
+
+def _board_lines(board: Board) -> list[str]:
+    """A board as the program's three lines of SPEC section 6."""
+    return ["< " + " ".join(board[row:row + 3]) for row in (0, 3, 6)]
+
+
+def transcript_of(menace: MenaceAdapter, games: int | Choices,
+                  opponent: Opponent | None = None) -> list[str]:
+    """A session played by `menace` through its adapter, as the judge would record it.
+
+    `games` is a number of games, or O's choices per game (`judge.strategies.games()`),
+    which `opponent` replaces when given. A move that is not a square 0-8 ends the session.
+    """
+    script: Choices = () if isinstance(games, int) else tuple(games)
+    count = games if isinstance(games, int) else len(script)
+    o_player: Opponent = opponent or ChoiceOpponent(script)
+    lines = [f"> {count}"]
+    for game in range(1, count + 1):
+        menace.new_game()
+        o_player.start_game(game)
+        lines.append("< new game")
+        board = EMPTY_BOARD
+        while True:
+            cell = menace.move(board)
+            if not isinstance(cell, int) or not 0 <= cell <= 8:
+                lines.append(f"< (no square: move() gave {cell!r})")
+                return lines
+            board = board[:cell] + X + board[cell + 1:]
+            lines.extend(_board_lines(board))
+            if is_over(board) or board.count(EMPTY) == 0:
+                break
+            mine = o_player.move(board)
+            lines.append("> " + move_text(mine, MoveFormat.LETTERS))
+            board = board[:mine] + "O" + board[mine + 1:]
+            lines.extend(_board_lines(board))
+            if is_over(board):
+                break
+        menace.end(outcome_of(board, X).word)
+        lines.extend("< " + " ".join([label, *(str(b) for b in beads)])
+                     for label, beads in menace.boxes().items())
+    return lines
+
+
+def check_menace(menace: MenaceAdapter, games: int | Choices,
+                 opponent: Opponent | None = None) -> Failure | None:
+    """Every check of SPEC section 7, after every game `menace` plays: the first failure, or None."""
+    try:
+        transcript = transcript_of(menace, games, opponent)
+    except Exception as error:  # the class under test failed: say so as a failure
+        return Failure(None, Place(), "a MENACE that plays and learns",
+                       f"{type(error).__name__}: {error}")
+    return check_game(transcript)
+
+
+def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *, seed: int = 1,
+                    opponent: OpponentKind | str = OpponentKind.MIXED,
+                    **declarations: str) -> None:
+    """Assert that the judge accepts a program: a command, or a submission folder.
+
+    `games` is a number of games against `opponent`, or O's choices per game; `declarations`
+    are a manifest's (`moves`, `beads`, `refill`...) for a bare command.
+    """
+    from judge.launch import start_program
+    from judge.referee import judge
+    from judge.report import report_lines
+
+    if isinstance(command, Path):
+        manifest = read_manifest(command)
+    else:
+        manifest = declared(tuple(command), declarations)
+    choices = None if isinstance(games, int) else tuple(tuple(g) for g in games)
+    count = games if isinstance(games, int) else len(choices or ())
+    settings = Settings(games=count, seed=seed,
+                        opponent=parse(OpponentKind, str(opponent), "opponent"))
+    run = judge(manifest, settings, start_program(manifest, settings), choices=choices)
+    if run.decision.verdict is not Verdict.ACCEPTED:
+        raise AssertionError("\n".join(report_lines(run)))

@@ -1,0 +1,161 @@
+"""The testing toolkit: its strategies build what they say, its invariants are the judge's,
+and a MENACE in Python is checked game by game with no subprocess."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+
+from reference.board import EMPTY, Board, legal_moves
+from reference.menace import Menace
+from reference.symmetry import transform
+
+from judge.boxes import needs_box
+from judge.invariants import result_of
+from judge.opponents import Choices, Opponent
+from judge.strategies import (
+    beads,
+    dumps,
+    games,
+    labels,
+    opponents,
+    oriented,
+    positions,
+    transcripts,
+)
+from judge.testing import (
+    assert_accepted,
+    check_dump,
+    check_game,
+    check_menace,
+    check_step,
+    transcript_of,
+)
+from judge.verdict import Check
+
+SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+class WinWithoutReward(Menace):
+    """A faulty MENACE: after a win it only puts the drawn beads back, as after a draw."""
+
+    def end(self, outcome: str) -> None:
+        super().end("draw" if outcome == "win" else outcome)
+
+
+@given(st.integers(min_value=0, max_value=9), st.data())
+def test_positions_after_k_moves_have_k_marks_and_are_reachable(k: int, data: st.DataObject) -> None:
+    board = data.draw(positions(moves=k))
+    assert 9 - board.count(EMPTY) == k
+    assert board.count("X") - board.count("O") in (0, 1)
+
+
+@given(st.sampled_from([0, 2, 4, 6]), st.data())
+def test_labels_are_boxes_with_that_many_marks(k: int, data: st.DataObject) -> None:
+    label = data.draw(labels(moves=k))
+    assert needs_box(label) and 9 - label.count(EMPTY) == k
+    printed, g = data.draw(oriented(label))
+    assert transform(label, g) == printed
+
+
+@given(labels(), st.booleans(), st.data())
+def test_beads_are_legal_or_not_as_asked(label: Board, legal: bool, data: st.DataObject) -> None:
+    contents = data.draw(beads(label, legal=legal))
+    is_legal = bool(contents) and all(label[c] == EMPTY for c in contents)
+    assert is_legal == legal
+
+
+@settings(max_examples=5)
+@given(dumps())
+def test_check_dump_accepts_every_legal_dump(dump: dict[str, list[int]]) -> None:
+    assert check_dump(dump) is None
+
+
+@settings(max_examples=8)
+@given(dumps(legal=False))
+def test_check_dump_names_what_is_wrong_with_an_illegal_dump(dump: dict[str, list[int]]) -> None:
+    failure = check_dump(dump)
+    assert failure is not None and failure.check is Check.DUMP
+
+
+@settings(max_examples=20)
+@given(games(max_games=8))
+def test_games_are_legal_against_any_menace_reply(script: Choices) -> None:
+    for seed in range(3):
+        transcript = transcript_of(Menace(rng=random.Random(seed)), script)
+        assert transcript[0] == f"> {len(script)}"
+        assert sum(line == "< new game" for line in transcript) == len(script)
+
+
+@settings(max_examples=20)
+@given(opponents())
+def test_opponents_play_legal_moves(opponent: Opponent) -> None:
+    menace = Menace(rng=random.Random(0))
+    assert check_menace(menace, 3, opponent) is None
+
+
+@settings(max_examples=20)
+@given(transcripts(lambda seed: Menace(rng=random.Random(seed))))
+def test_the_reference_transcripts_pass_check_game(transcript: list[str]) -> None:
+    assert check_game(transcript) is None
+
+
+@settings(max_examples=30)
+@given(seeds, games())
+def test_the_reference_keeps_every_invariant_after_every_game(seed: int, script: Choices) -> None:
+    assert check_menace(Menace(rng=random.Random(seed)), script) is None
+
+
+def test_a_faulty_class_is_caught_and_shrunk_to_its_first_win() -> None:
+    def fails(script: Choices) -> bool:
+        failure = check_menace(WinWithoutReward(rng=random.Random(3)), script)
+        return failure is not None and failure.check is Check.LEARNING
+    smallest = find(games(max_games=8), fails, settings=settings(database=None))
+    assert all(game == () for game in smallest)
+    assert not fails(smallest[:-1])
+
+
+def test_check_step_follows_spec_5_and_names_the_box_that_breaks_it() -> None:
+    menace = Menace(rng=random.Random(1))
+    before = menace.boxes()
+    board, played = "." * 9, []
+    menace.new_game()
+    while True:
+        cell = menace.move(board)
+        assert cell is not None
+        played.append(cell)
+        board = board[:cell] + "X" + board[cell + 1:]
+        if not legal_moves(board):
+            break
+        o = legal_moves(board)[0]
+        played.append(o)
+        board = board[:o] + "O" + board[o + 1:]
+        if not legal_moves(board):
+            break
+    outcome = result_of(played).word
+    menace.end(outcome)
+    after = menace.boxes()
+    assert check_step(before, after, played, outcome) is None
+    wrong = "win" if outcome != "win" else "loss"
+    failure = check_step(before, after, played, wrong)
+    assert failure is not None and failure.check is Check.LEARNING
+    assert failure.evidence[0].startswith("previous dump: ")
+
+
+def test_check_game_reports_where_a_stored_transcript_fails() -> None:
+    transcript = transcript_of(WinWithoutReward(rng=random.Random(3)), 30)
+    failure = check_game(transcript)
+    assert failure is not None and failure.check is Check.LEARNING and failure.place.game >= 2
+
+
+def test_assert_accepted_passes_a_correct_program_and_reports_a_faulty_one() -> None:
+    assert_accepted(SUBMISSIONS / "accepted" / "canonical", 4, seed=2026)
+    assert_accepted(["python3", str(SUBMISSIONS / "accepted" / "canonical" / "menace.py")],
+                    ((0, 1), (2,), ()))
+    with pytest.raises(AssertionError, match="wrong-answer learning"):
+        assert_accepted(SUBMISSIONS / "wrong-answer" / "learning-win", 10, seed=7)
