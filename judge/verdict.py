@@ -83,6 +83,12 @@ class Failure:
         """Wrong answer for a failed check, presentation error for unreadable output."""
         return Verdict.WRONG_ANSWER if self.check else Verdict.PRESENTATION_ERROR
 
+    def __str__(self) -> str:
+        what = f"check {self.check.value} failed" if self.check else "output could not be read"
+        return "\n".join([f"{self.verdict.value}: {what} at {self.place}",
+                          f"  expected: {self.expected}", f"  got:      {self.got}",
+                          *(f"  {line}" for line in self.evidence)])
+
 
 @dataclass(frozen=True)
 class Stall:
