@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import shlex
 import signal
 import sys
 import threading
@@ -29,10 +30,11 @@ from judge.options import (
     parse,
 )
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
-from judge.referee import judge
+from judge.referee import Run, judge
 from judge.replay import Replay, ReplayError, read_replay, replay_text
-from judge.report import json_text, report_lines, transcript_text
+from judge.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.sandbox import Level, SandboxError, support
+from judge.shrink import shrink, shrinkable, test_body
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
 
@@ -188,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "folder of yours, ~/.cache/menace-judge/replays)")
     out.add_argument("--markdown", type=Path, metavar="FILE",
                      help="for a folder of submissions: write the table as Markdown")
+    shrinking = parser.add_argument_group("shrinking a rejection")
+    shrinking.add_argument("--shrink", action="store_true",
+                           help="after a rejection, search for the smallest run that still fails "
+                                "the same way, and save it as a replay and a pytest test")
+    shrinking.add_argument("--shrink-time", type=float, default=options.SHRINK_SECONDS, metavar="SECONDS",
+                           help="time budget of the search (default %(default)s)")
     return parser
 
 
@@ -314,8 +322,13 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
                 write_atomically(path, text())
             except OutputError as error:
                 problems.append(f"could not write {what}: {error}")
-    *lines, verdict = report_lines(run, replay_path)
-    print("\n".join(printable(line) for line in (*lines, *problems, verdict)), flush=True)
+    can_shrink = shrinkable(run)
+    hint = _shrink_command(args, command, settings) if can_shrink and not args.shrink else None
+    *lines, verdict = report_lines(run, replay_path, hint)
+    print("\n".join(printable(line) for line in (*lines, *problems)), flush=True)
+    if args.shrink and can_shrink:
+        _shrink_and_report(manifest, settings, run, replay_path, args.shrink_time)
+    print(printable(verdict), flush=True)
     return exit_status(run.decision.verdict)
 
 
@@ -325,6 +338,40 @@ def sandbox_line(policy: SandboxPolicy) -> str:
     if found.level is Level.FULL:
         return "sandbox: full"
     return f"sandbox: {found.describe()}\nwarning: the program is not fully contained"
+
+
+def _shrink_command(args: argparse.Namespace, command: list[str], settings: Settings) -> str:
+    """The command line that judges the same run again and shrinks its rejection."""
+    if args.replay is not None:
+        return f"python -m judge --replay {shlex.quote(str(args.replay))} --shrink"
+    own = f"--games {settings.games} --seed {settings.seed} --opponent {settings.opponent}"
+    if command:
+        return f"python -m judge {own} --shrink -- {shlex.join(command)}"
+    return f"python -m judge {shlex.quote(str(args.path))} {own} --shrink"
+
+
+def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
+                       replay_path: Path | None, seconds: float) -> None:
+    """Shrink a rejection, save the smallest case as a replay and a test, and print it."""
+    shrunk = shrink(manifest, settings, run, seconds=seconds,
+                    progress=lambda text: print(printable(text), file=sys.stderr, flush=True))
+    if shrunk is None:
+        print("\nshrink: nothing to shrink: the rejection came before the first game", flush=True)
+        return
+    problems: list[str] = []
+    try:
+        base = replay_path or default_replay_path(manifest.name, settings.seed)
+        shrunk_replay: Path | None = base.with_name(base.stem + "-shrunk.json")
+        test_path: Path | None = base.with_name(
+            "test_" + base.stem.replace("-", "_") + "_shrunk.py")
+        assert shrunk_replay is not None and test_path is not None
+        write_atomically(shrunk_replay, replay_text(shrunk.run.replay))
+        write_atomically(test_path, test_body(shrunk, manifest, settings.seed))
+    except OutputError as error:
+        problems.append(f"could not write the shrunk case: {error}")
+        shrunk_replay = test_path = None
+    lines = shrunk_lines(shrunk, manifest, shrunk_replay, test_path)
+    print("\n".join(printable(line) for line in (*lines, *problems)), flush=True)
 
 
 def judge_many(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final, Protocol
 
-from reference.board import Board, Cell, is_over, legal_moves, play
+from reference.board import EMPTY, Board, Cell, is_over, legal_moves, play
 from reference.solver import best_moves
 
 from judge.boxes import label_of, needs_box
@@ -132,21 +132,23 @@ class ScriptedOpponent:
         return self.fallback.move(board)
 
 
-def nth_legal(board: Board, index: int) -> Cell:
-    """The legal move at `index` (modulo their number), as a choice script picks it."""
-    moves = legal_moves(board)
-    return moves[index % len(moves)]
+def scripted_move(board: Board, square: int) -> Cell:
+    """The square a script names, or the lowest empty square when that one is taken."""
+    if 0 <= square <= 8 and board[square] == EMPTY:
+        return Cell(square)
+    return legal_moves(board)[0]
 
 
 Choices = tuple[tuple[int, ...], ...]
-"""Opponent scripts by choice: per game, O's k-th move is the legal move at index k (modulo)."""
+"""O's scripts: per game, the squares O takes in turn (the lowest empty one when taken)."""
 
 
 class ChoiceOpponent:
-    """Plays each game's choices: an index into O's legal moves, legal whatever MENACE did.
+    """Plays each game's script: the square named, or the lowest empty one when it is taken.
 
-    A game past its script plays index 0, the lowest empty square; so shorter scripts and
-    smaller indices are simpler games, the order in which a shrinker simplifies them.
+    So a script is legal whatever MENACE plays. A game past its script plays square 0 (the
+    lowest empty square): shorter scripts and lower squares are simpler games, the order in
+    which a shrinker simplifies them.
     """
 
     name = "scripted"
@@ -160,8 +162,8 @@ class ChoiceOpponent:
         self.queue = list(self.games[game - 1]) if game <= len(self.games) else []
 
     def move(self, board: Board) -> Cell:
-        """The legal move at the next scripted index, or the lowest empty square."""
-        return nth_legal(board, self.queue.pop(0) if self.queue else 0)
+        """The next scripted square, or the lowest empty square."""
+        return scripted_move(board, self.queue.pop(0) if self.queue else 0)
 
 
 class MixedOpponent:

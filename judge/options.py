@@ -112,6 +112,8 @@ DISK_MB: Final = 64
 OPEN_FILES: Final = 128
 """Open files of each process."""
 SANDBOX: Final = SandboxPolicy.AUTO
+SHRINK_SECONDS: Final = 60.0
+"""Time budget for shrinking a rejection (`--shrink-time`)."""
 
 
 def time_limit(games: int) -> float:

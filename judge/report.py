@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from judge.checks import DRAW_LAW, REFILL_LAW
+from judge.formats import Symbols
+from judge.manifest import Manifest
 from judge.randomness import Evidence
 from judge.referee import Run
+from judge.shrink import Shrunk, describe_game, game_moves, size, test_body
 from judge.text import printable as escaped
 from judge.verdict import Verdict
 
@@ -22,7 +25,8 @@ def printable(text: str) -> str:
     return escaped(text, WIDTH)
 
 
-def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
+def report_lines(run: Run, replay_path: Path | None = None,
+                 shrink_command: str | None = None) -> list[str]:
     """The report of a run, its last line being the verdict."""
     decision = run.decision
     games = run.replay.games
@@ -63,6 +67,8 @@ def report_lines(run: Run, replay_path: Path | None = None) -> list[str]:
             lines.extend("    " + printable(line) for line in tail)
         if replay_path is not None:
             lines.append(f"  replay: python -m judge --replay {replay_path}")
+        if shrink_command is not None:
+            lines.append(f"  a smaller case that fails the same way: {shrink_command}")
     lines.append(decision.line())
     return lines
 
@@ -118,3 +124,46 @@ def _sandbox(run: Run) -> dict[str, Any]:
 def transcript_text(run: Run) -> str:
     """The transcript as text: `>` judge to program, `<` program to judge."""
     return "\n".join(run.transcript) + "\n"
+
+
+def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = None,
+                 test_path: Path | None = None) -> list[str]:
+    """The report of a shrink: the smallest case whole, how it repeats, where it is saved."""
+    choices, run = shrunk.choices, shrunk.run
+    games, scripted, _ = size(choices)
+    lines = ["", f"SHRUNK: from {shrunk.original_games} game(s) to {games} game(s) with "
+                 f"{scripted} scripted O move(s), in {shrunk.attempts} runs, {shrunk.seconds:.1f} s",
+             f"  {shrunk.repeatability.describe()}"]
+    if shrunk.count_matters:
+        lines.append(f"  the count of games is what matters: with O on the lowest empty square, "
+                     f"{games - 1} games pass and {games} fail, and {games} games of other "
+                     "moves fail too")
+    symbols = Symbols.declared(manifest.x, manifest.o, manifest.empty)
+    played = game_moves(run.transcript, symbols)
+    for number, moves in enumerate(played, 1):
+        script = choices[number - 1] if number <= len(choices) else ()
+        if shrunk.count_matters and number < len(played):
+            if number == 1:
+                lines.append(f"  games 1-{len(played) - 1}: O on the lowest empty square "
+                             "(no scripted moves)")
+            continue
+        how = f"O's choices {script}" if script else "O on the lowest empty square"
+        lines.append(f"  game {number} ({how}): {describe_game(moves)}")
+    decision = run.decision
+    lines.append(f"  rejected at {decision.place}: {decision.reason}")
+    if decision.expected or decision.got:
+        lines.append(f"    expected: {printable(decision.expected)}")
+        lines.append(f"    got:      {printable(decision.got)}")
+    lines.extend(f"    {printable(line)}" for line in decision.evidence)
+    ending = run.facts.ending
+    if decision.verdict is Verdict.RUNTIME_ERROR and ending is not None:
+        lines.append("    last lines of stderr:")
+        lines.extend("      " + printable(line) for line in ending.stderr_tail[-6:])
+    lines.append(f"  judged as: {decision.line()}")
+    if replay_path is not None:
+        lines.append(f"  replay: python -m judge --replay {replay_path}")
+    if test_path is not None:
+        lines.append(f"  as a pytest test (saved in {test_path}):")
+        lines.extend("    " + line if line else "" for line in
+                     test_body(shrunk, manifest, run.replay.seed).splitlines())
+    return lines

@@ -24,12 +24,12 @@ from judge.opponents import (
     Opponent,
     PerfectOpponent,
     RandomOpponent,
-    nth_legal,
+    scripted_move,
 )
 from judge.testing import MenaceAdapter, transcript_of
 
-__all__ = ["beads", "boards", "dumps", "games", "labels", "nth_legal", "opponents", "oriented",
-           "positions", "symmetries", "transcripts"]
+__all__ = ["beads", "boards", "dumps", "games", "labels", "opponents", "oriented", "positions",
+           "scripted_move", "symmetries", "transcripts"]
 
 MOST_O_MOVES = 4
 """O moves at most four times in a game, MENACE moving first."""
@@ -142,11 +142,11 @@ def dumps(draw: st.DrawFn, *, legal: bool = True) -> dict[str, list[int]]:
 
 
 def games(*, min_games: int = 1, max_games: int = 5) -> st.SearchStrategy[Choices]:
-    """O's moves for a few games, as choices legal whatever MENACE plays.
+    """O's moves for a few games, as scripts legal whatever MENACE plays.
 
-    Each game is a list of indices into O's legal moves (taken modulo their number): the
-    same script is a legal game against any MENACE reply. Shrinks towards fewer games,
-    shorter scripts and lower squares.
+    Each game is a list of squares O takes in turn, the lowest empty one where a square is
+    taken or the script has ended (`ChoiceOpponent`): the same script is a legal game
+    against any MENACE reply. Shrinks towards fewer games, shorter scripts, lower squares.
     """
     game = st.lists(st.integers(min_value=0, max_value=8), max_size=MOST_O_MOVES).map(tuple)
     return st.lists(game, min_size=min_games, max_size=max_games).map(tuple)

@@ -30,7 +30,7 @@ from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
 
 from judge.opponents import Choices
-from judge.strategies import games, nth_legal
+from judge.strategies import games, scripted_move
 
 Contents = dict[Board, tuple[int, ...]]
 
@@ -44,7 +44,7 @@ def assert_boxes_are_sound(contents: Contents, *, may_be_empty: bool = False) ->
 
 
 def play_one_game(menace: Menace, choices: tuple[int, ...]) -> tuple[list[tuple[Board, int]], Outcome]:
-    """A game against an opponent picking legal moves by `choices`; MENACE's (board, cell) moves."""
+    """A game against an opponent scripted by `choices`; MENACE's (board, cell) moves."""
     board, moves, picks = EMPTY_BOARD, [], iter(choices)
     while True:
         cell = menace.move(board)
@@ -53,7 +53,7 @@ def play_one_game(menace: Menace, choices: tuple[int, ...]) -> tuple[list[tuple[
         board = play(board, cell)
         if is_over(board):
             break
-        board = play(board, nth_legal(board, next(picks, 0)))
+        board = play(board, scripted_move(board, next(picks, 0)))
         if is_over(board):
             break
     mark = winner(board)

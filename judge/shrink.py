@@ -1,0 +1,341 @@
+"""Shrinking a rejection: the smallest run of scripted games that the program still fails.
+
+A candidate is O's scripts (`ChoiceOpponent`: per game, the squares O takes in turn, the
+lowest empty one where a square is taken or the script has ended), so every candidate is a
+legal run whatever MENACE plays.
+The search starts from the rejected run's own scripts, cut at the failing game, and a few
+quick guesses (the failing game alone, or with one game before it; as many games of default
+moves); when those leave more than two games, hypothesis tries a few random runs of one or
+two games. Then hypothesis's shrinker takes the smallest failing run: it is put in an
+example database as a choice sequence (the game count, then each game's script length and
+squares), and hypothesis deletes games, shortens scripts and lowers squares while the judge,
+with every check, still rejects the candidate the same way (same verdict, same check). The
+smallest candidate is then run several times to say honestly whether it repeats.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Final
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+from hypothesis.errors import HypothesisException
+
+from reference.board import EMPTY, Board, Cell, X, is_over
+from reference.outcome import outcome_of
+
+from judge.formats import BoardAssembler, Symbols, UnreadableError, move_text
+from judge.launch import Settings
+from judge.manifest import Manifest
+from judge.opponents import Choices
+from judge.options import SHRINK_SECONDS, MoveFormat
+from judge.referee import Run, judge
+from judge.verdict import Decision, Verdict
+
+REPEATS: Final = 5
+"""Runs of the smallest candidate that say whether it repeats."""
+MOST_O_MOVES: Final = 4
+SMALL_GAMES: Final = 2
+"""A run of this many games or fewer is small: random ones are tried before shrinking."""
+SEARCH_EXAMPLES: Final = 25
+"""Random small runs tried when the quick guesses leave a long run."""
+SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
+DATABASE_KEY: Final = b"menace-judge-shrink"
+
+
+def shrinkable(run: Run) -> bool:
+    """True for a rejection in some game that a smaller run could show: a check failed, or a crash."""
+    return run.decision.verdict in SHRINKABLE and run.decision.place.game > 0
+
+
+def normal(choices: Choices) -> Choices:
+    """The same games without the trailing zeros of each script (square 0 is the default)."""
+    games = []
+    for game in choices:
+        script = list(game)
+        while script and script[-1] == 0:
+            script.pop()
+        games.append(tuple(script))
+    return tuple(games)
+
+
+def size(choices: Choices) -> tuple[int, int, int]:
+    """How big a candidate is: games, then scripted moves, then the squares' sum."""
+    return len(choices), sum(len(g) for g in choices), sum(sum(g) for g in choices)
+
+
+def _encoded(choices: Choices) -> list[int]:
+    """A candidate as the choice sequence `_candidates` draws it from."""
+    sequence = [len(choices)]
+    for game in choices:
+        script = list(game)[:MOST_O_MOVES]
+        sequence += [len(script), *(min(c, 8) for c in script)]
+    return sequence
+
+
+@st.composite
+def _candidates(draw: st.DrawFn, most_games: int) -> Choices:
+    """Candidates of at most `most_games` games, drawn so that hypothesis shrinks them well."""
+    games = []
+    for _ in range(draw(st.integers(0, most_games))):
+        length = draw(st.integers(0, MOST_O_MOVES))
+        games.append(tuple(draw(st.integers(0, 8)) for _ in range(length)))
+    return tuple(games)
+
+
+def same_fault(run: Run, target: Decision) -> bool:
+    """True when a run is rejected as the target was: the same verdict and check."""
+    return run.decision.verdict is target.verdict and run.decision.check is target.check
+
+
+@dataclass(frozen=True)
+class Repeatability:
+    """How often the smallest candidate was rejected again, and whether the program repeats itself."""
+
+    runs: int
+    reproduced: int
+    seeded: bool
+    """True when the manifest declares a seed argument."""
+    same_transcript: bool
+    """True when every run printed the same transcript."""
+
+    @property
+    def repeatable(self) -> bool:
+        """True when every run reproduced it and the program behaved the same each time."""
+        return self.reproduced == self.runs and self.same_transcript
+
+    def describe(self) -> str:
+        """The finding in words, never claiming more than was seen."""
+        counted = f"reproduced {self.reproduced} of {self.runs} runs"
+        if self.repeatable:
+            why = ("the manifest's seed argument fixes its randomness" if self.seeded
+                   else "the program printed the same transcript every time")
+            return f"{counted} ({why})"
+        own = ("its moves differ from run to run under the same seed argument"
+               if self.seeded else "it declares no seed argument and its moves differ from run to run")
+        if self.reproduced == self.runs:
+            return f"{counted}, but the program's own randomness changes its play ({own})"
+        return f"not repeatable: the program's own randomness decides ({own}); {counted}"
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """The smallest rejected run found, with what the search and the repeat runs showed."""
+
+    original_games: int
+    choices: Choices
+    run: Run
+    """A run of the smallest candidate, rejected as the original was if any repeat was."""
+    attempts: int
+    seconds: float
+    repeatability: Repeatability
+    count_matters: bool
+    """True when only the number of games matters: one game fewer passes, other moves fail too."""
+
+
+class Search:
+    """Candidates judged so far, the smallest that still fails, and the budget."""
+
+    def __init__(self, manifest: Manifest, settings: Settings, target: Decision,
+                 seconds: float, progress: Callable[[str], None]) -> None:
+        self.manifest = manifest
+        self.settings = settings
+        self.target = target
+        self.started = time.monotonic()
+        self.deadline = self.started + seconds
+        self.progress = progress
+        self.seen: dict[Choices, bool] = {}
+        self.best: tuple[Choices, Run] | None = None
+
+    def run(self, choices: Choices, *, keep_transcript: bool = False) -> Run:
+        """Judge the program under these choices, one game per script."""
+        settings = replace(self.settings, games=len(choices), keep_transcript=keep_transcript)
+        return judge(self.manifest, settings, choices=choices)
+
+    def fails(self, choices: Choices) -> bool:
+        """True when the candidate is rejected the same way (False once the budget is spent)."""
+        choices = normal(choices)
+        if not choices:
+            return False
+        if choices in self.seen:
+            return self.seen[choices]
+        if time.monotonic() > self.deadline:
+            return False
+        run = self.run(choices)
+        failed = same_fault(run, self.target)
+        self.seen[choices] = failed
+        if failed and (self.best is None or size(choices) < size(self.best[0])):
+            self.best = (choices, run)
+            games, moves, _ = size(choices)
+            self.progress(f"shrink: {len(self.seen)} runs, {self.elapsed():.1f} s: "
+                          f"{games} game(s), {moves} scripted move(s) still fail")
+        elif len(self.seen) % 10 == 0:
+            self.progress(f"shrink: {len(self.seen)} runs, {self.elapsed():.1f} s")
+        return failed
+
+    def elapsed(self) -> float:
+        """Seconds since the search began."""
+        return time.monotonic() - self.started
+
+
+def _hypothesis_search(search: Search) -> None:
+    """Try a few random candidates of one or two games (hypothesis's generation, seeded)."""
+    config = settings(database=None, phases=[Phase.generate, Phase.shrink], deadline=None,
+                      derandomize=True, max_examples=SEARCH_EXAMPLES,
+                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    try:
+        find(_candidates(SMALL_GAMES), search.fails, settings=config)
+    except HypothesisException:
+        pass  # none of them failed: shrink the rejected run itself
+
+
+def _hypothesis_shrink(search: Search, start: Choices) -> None:
+    """Let hypothesis's shrinker simplify `start`, which is known to fail."""
+    database = InMemoryExampleDatabase()
+    # The secondary corpus is replayed and then shrunk (the primary one counts as shrunk).
+    database.save(DATABASE_KEY + b".secondary", choices_to_bytes(_encoded(start)))
+    config = settings(database=database, phases=[Phase.reuse, Phase.shrink], deadline=None,
+                      derandomize=False, max_examples=1_000_000,
+                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    try:
+        find(_candidates(len(start)), search.fails, settings=config, database_key=DATABASE_KEY)
+    except HypothesisException:
+        pass  # no better candidate, or the program was not repeatable: `search.best` holds it
+
+
+def _first_guesses(start: Choices) -> list[Choices]:
+    """Small candidates worth one run each before the shrinker starts from the smallest failing.
+
+    The failing game alone, after one default game, and as many games of default moves.
+    """
+    last = start[-1]
+    return [(last,), ((), last), tuple(() for _ in start)]
+
+
+def _count_matters(search: Search, choices: Choices) -> bool:
+    """True when games of default moves fail only from this count on, and other moves fail too."""
+    if len(choices) < 3 or any(choices):
+        return False
+    fewer = choices[:-1]
+    if fewer not in search.seen:
+        search.seen[fewer] = same_fault(search.run(fewer), search.target)
+    other = tuple((1,) for _ in choices)
+    return not search.seen[fewer] and same_fault(search.run(other), search.target)
+
+
+def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
+           seconds: float = SHRINK_SECONDS,
+           progress: Callable[[str], None] = lambda text: None) -> Shrunk | None:
+    """The smallest run found within `seconds` that the program fails as in `rejected`.
+
+    None when the rejection cannot be shrunk (it happened before any game). When the
+    rejected games never fail again, they are the case, and their repeatability says so.
+    """
+    if not shrinkable(rejected):
+        return None
+    target = rejected.decision
+    search = Search(manifest, settings, target, seconds, progress)
+    start = normal(rejected.replay.moves[:target.place.game])
+    progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
+    if any(search.fails(start) for _ in range(3)):
+        for guess in _first_guesses(start):
+            search.fails(guess)
+        assert search.best is not None
+        if len(search.best[0]) > SMALL_GAMES:
+            _hypothesis_search(search)
+        _hypothesis_shrink(search, search.best[0])
+    choices = search.best[0] if search.best is not None else start
+    count_matters = search.best is not None and _count_matters(search, choices)
+    runs = [search.run(choices, keep_transcript=True) for _ in range(REPEATS)]
+    failing = [run for run in runs if same_fault(run, target)]
+    transcripts = {_until_failure(run) for run in runs}
+    repeat = Repeatability(REPEATS, len(failing), bool(manifest.seed_args), len(transcripts) == 1)
+    return Shrunk(len(rejected.replay.moves), choices, (failing or runs)[0], len(search.seen),
+                  search.elapsed(), repeat, count_matters)
+
+
+def _until_failure(run: Run) -> tuple[str, ...]:
+    """The program's lines of a run, as far as the games it played."""
+    return tuple(line for line in run.transcript if line.startswith("<"))
+
+
+def game_moves(transcript: tuple[str, ...], symbols: Symbols) -> list[list[Cell]]:
+    """The squares played in each game of a transcript, X first, read from its boards."""
+    games: list[list[Cell]] = []
+    board: Board = EMPTY * 9
+    assembler = BoardAssembler(symbols)
+    for line in transcript:
+        text = line[2:]
+        if text.strip().lower() == "new game":
+            games.append([])
+            board, assembler = EMPTY * 9, BoardAssembler(symbols)
+            continue
+        if not games or not line.startswith("<"):
+            continue
+        try:
+            after = assembler.take(text)
+        except UnreadableError:
+            continue
+        if after is None:
+            continue
+        changed = [c for c in range(9) if board[c] == EMPTY and after[c] != EMPTY]
+        if len(changed) == 1:
+            games[-1].append(Cell(changed[0]))
+            board = after
+    return games
+
+
+def describe_game(moves: list[Cell]) -> str:
+    """A game as its moves, `X MM, O LL, ...`, and how it ended for MENACE."""
+    board = EMPTY * 9
+    shown = []
+    for index, cell in enumerate(moves):
+        mark = "X" if index % 2 == 0 else "O"
+        board = board[:cell] + mark + board[cell + 1:]
+        shown.append(f"{mark} {move_text(cell, MoveFormat.LETTERS)}")
+    result = f"MENACE's {outcome_of(board, X).word}" if is_over(board) else "unfinished"
+    return ", ".join(shown) + f" ({result})"
+
+
+def choices_source(choices: Choices) -> str:
+    """Choices as a Python expression, runs of the same game written once: `((),) * 29 + ((1,),)`."""
+    parts: list[str] = []
+    index = 0
+    while index < len(choices):
+        end = index
+        while end < len(choices) and choices[end] == choices[index]:
+            end += 1
+        count = end - index
+        parts.append(f"({choices[index]!r},)" + (f" * {count}" if count > 1 else ""))
+        index = end
+    return " + ".join(parts) if parts else "()"
+
+
+def test_body(shrunk: Shrunk, manifest: Manifest, seed: int) -> str:
+    """A pytest test that holds the shrunk case: it fails until the program is fixed."""
+    if manifest.folder is not None:
+        subject = f"Path({str(manifest.folder)!r})"
+        declared = ""
+    else:
+        subject = repr(list(manifest.command))
+        declared = "".join(f", {key}={str(getattr(manifest, key))!r}"
+                           for key, default in (("moves", "letters"), ("beads", "auto"),
+                                                ("refill", "on-empty"))
+                           if getattr(manifest, key) != default)
+    name = "".join(c if c.isalnum() else "_" for c in manifest.name.lower()).strip("_")[:40]
+    line = shrunk.run.decision.line()
+    return "\n".join([
+        "from pathlib import Path",
+        "",
+        "from judge.testing import assert_accepted",
+        "",
+        "",
+        f"def test_{name or 'submission'}_shrunk_rejection() -> None:",
+        f'    """Found by `python -m judge --shrink`: {line} in game {len(shrunk.choices)}."""',
+        f"    assert_accepted({subject}, {choices_source(shrunk.choices)}, seed={seed}{declared})",
+        "",
+    ])

@@ -1,0 +1,122 @@
+"""Shrinking a rejection: late faults that depend on the position shrink to the few games and
+moves they need and replay; a fault tied to the count of games keeps exactly that count; a
+fault of the program's own unseeded randomness is reported as not repeatable.
+
+The faulty programs are the canonical MENACE with one fault each (`tests/shrinking/`), fast
+Python, so each shrink takes a few dozen short runs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from judge.launch import Settings
+from judge.manifest import Manifest
+from judge.referee import Run, judge
+from judge.replay import read_replay
+from judge.report import shrunk_lines
+from judge.shrink import Shrunk, choices_source, normal, same_fault, shrink, size
+from judge.verdict import Check, Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+FAULTS = ROOT / "tests" / "shrinking" / "menace_faults.py"
+SECONDS = 90.0
+"""A budget no test should need: the shrinks below end on their own well before it."""
+
+
+def faulty(fault: str, *extra: str, seeded: bool = True) -> Manifest:
+    """The canonical MENACE with `fault`, taking the judge's seed when `seeded`."""
+    return Manifest(command=("python3", str(FAULTS), "--fault", fault, *extra),
+                    seed_args=("--seed", "{seed}") if seeded else ())
+
+
+def rejected(manifest: Manifest, games: int, seed: int) -> tuple[Settings, Run]:
+    """The settings of a judged run and the run, which must be rejected for learning."""
+    settings = Settings(games=games, seed=seed, time_limit=120.0, idle_seconds=10.0)
+    run = judge(manifest, settings)
+    assert run.decision.verdict is Verdict.WRONG_ANSWER, run.decision
+    assert run.decision.check is Check.LEARNING
+    return settings, run
+
+
+def shrunk_case(manifest: Manifest, games: int, seed: int) -> tuple[Settings, Run, Shrunk]:
+    """A rejected run and its shrink."""
+    settings, run = rejected(manifest, games, seed)
+    found = shrink(manifest, settings, run, seconds=SECONDS)
+    assert found is not None
+    return settings, run, found
+
+
+@pytest.mark.parametrize(("fault", "seed", "moves_needed"), [
+    ("fourth-move", 5, 3),     # MENACE's 4th move comes after O's 3rd
+    ("after-refill", 5, 4),    # a box emptied and refilled, then a win
+    ("one-symmetry", 5, 4),    # a board that is its label turned a quarter, then a win or loss
+    ("one-diagonal", 5, 3),    # MENACE completes the 2-4-6 diagonal: O moves at most 3 times
+])
+def test_a_late_positional_fault_shrinks_to_two_games_and_replays(
+        fault: str, seed: int, moves_needed: int) -> None:
+    manifest = faulty(fault)
+    settings, run, found = shrunk_case(manifest, 120, seed)
+    games, scripted, _ = size(found.choices)
+    assert games <= 2 and scripted <= moves_needed, found.choices
+    assert games <= run.decision.place.game
+    assert found.repeatability.repeatable and found.repeatability.reproduced == 5
+    assert same_fault(found.run, run.decision)
+    replay = found.run.replay
+    again = judge(manifest, replace(settings, games=replay.games, scripted=replay.moves))
+    assert same_fault(again, run.decision) and again.decision.place == found.run.decision.place
+
+
+def test_a_fault_after_the_30th_game_keeps_exactly_31_games_of_the_simplest_moves() -> None:
+    manifest = faulty("after-game", "--after", "30")
+    _, run, found = shrunk_case(manifest, 60, 5)
+    assert run.decision.place.game == 31
+    assert found.choices == ((),) * 31
+    assert found.count_matters
+    text = "\n".join(shrunk_lines(found, manifest))
+    assert "the count of games is what matters" in text
+    assert "games 1-30: O on the lowest empty square" in text
+
+
+def test_a_fault_of_the_programs_own_randomness_is_not_called_reproduced() -> None:
+    manifest = faulty("unseeded", seeded=False)
+    _, _, found = shrunk_case(manifest, 200, 3)
+    assert not found.repeatability.repeatable
+    assert "the program's own randomness" in found.repeatability.describe()
+    assert not found.repeatability.describe().startswith("reproduced 5 of 5 runs (")
+
+
+def test_the_pytest_body_rebuilds_the_choices_exactly() -> None:
+    for choices in [((),) * 29 + ((1,),), ((1, 2),), ((), (3,), ()), ((0, 4),) * 2]:
+        assert eval(choices_source(normal(choices))) == normal(choices)  # noqa: S307
+
+
+def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
+        tmp_path: Path) -> None:
+    replay_path = tmp_path / "replay.json"
+    command = [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--shrink",
+               "--save-replay", str(replay_path), "--", "python3", str(FAULTS),
+               "--fault", "fourth-move", "--seed", "5"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and lines[-1] == "wrong-answer learning", done.stdout
+    assert any(line.startswith("SHRUNK: from ") for line in lines)
+    assert "reproduced 5 of 5 runs" in done.stdout
+    assert "shrink: " in done.stderr  # progress while it works
+    shrunk_replay = tmp_path / "replay-shrunk.json"
+    replay = read_replay(shrunk_replay)
+    assert replay.games <= 2
+    again = subprocess.run([sys.executable, "-m", "judge", "--replay", str(shrunk_replay), "--yes"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert again.stdout.splitlines()[-1] == "wrong-answer learning", again.stdout
+    test_file = tmp_path / "test_replay_shrunk.py"
+    assert "assert_accepted(" in test_file.read_text()
+    pasted = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(test_file)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert pasted.returncode == 1 and "wrong-answer learning" in pasted.stdout
