@@ -111,8 +111,8 @@ def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
     shrunk_replay = tmp_path / "replay-shrunk.json"
     replay = read_replay(shrunk_replay)
     assert replay.games <= 2
-    again = subprocess.run([sys.executable, "-m", "judge", "--replay", str(shrunk_replay), "--yes"],
-                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    again = subprocess.run([sys.executable, "-m", "judge", "--replay", str(shrunk_replay),
+                            "--yes"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.stdout.splitlines()[-1] == "wrong-answer learning", again.stdout
     test_file = tmp_path / "test_replay_shrunk.py"
     assert "assert_accepted(" in test_file.read_text()
