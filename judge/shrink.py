@@ -5,8 +5,8 @@ lowest empty one where a square is taken or the script has ended), so every cand
 legal run whatever MENACE plays.
 The search starts from the rejected run's own scripts, cut at the failing game, and a few
 quick guesses (the failing game alone, or with one game before it; as many games of default
-moves); when those leave more than two games, hypothesis tries a few random runs of one or
-two games. Then hypothesis's shrinker takes the smallest failing run: it is put in an
+moves); when those leave more than two games, the failing game after each of eight other
+first games. Then hypothesis's shrinker takes the smallest failing run: it is put in an
 example database as a choice sequence (the game count, then each game's script length and
 squares), and hypothesis deletes games, shortens scripts and lowers squares while the judge,
 with every check, still rejects the candidate the same way (same verdict, same check). The
@@ -40,9 +40,7 @@ REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""
 MOST_O_MOVES: Final = 4
 SMALL_GAMES: Final = 2
-"""A run of this many games or fewer is small: random ones are tried before shrinking."""
-SEARCH_EXAMPLES: Final = 25
-"""Random small runs tried when the quick guesses leave a long run."""
+"""A run of this many games or fewer is small; a longer one gets more guesses before shrinking."""
 SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
 DATABASE_KEY: Final = b"menace-judge-shrink"
 
@@ -182,17 +180,6 @@ class Search:
         return time.monotonic() - self.started
 
 
-def _hypothesis_search(search: Search) -> None:
-    """Try a few random candidates of one or two games (hypothesis's generation, seeded)."""
-    config = settings(database=None, phases=[Phase.generate, Phase.shrink], deadline=None,
-                      derandomize=True, max_examples=SEARCH_EXAMPLES,
-                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
-    try:
-        find(_candidates(SMALL_GAMES), search.fails, settings=config)
-    except HypothesisException:
-        pass  # none of them failed: shrink the rejected run itself
-
-
 def _hypothesis_shrink(search: Search, start: Choices) -> None:
     """Let hypothesis's shrinker simplify `start`, which is known to fail."""
     database = InMemoryExampleDatabase()
@@ -214,6 +201,15 @@ def _first_guesses(start: Choices) -> list[Choices]:
     """
     last = start[-1]
     return [(last,), ((), last), tuple(() for _ in start)]
+
+
+def _second_guesses(start: Choices) -> list[Choices]:
+    """The failing game second, after a first game of each opening square of O.
+
+    A seeded program's draws in a game depend on how many it made before: each first game
+    leaves MENACE's randomness elsewhere, so the failing game meets other draws.
+    """
+    return [((square,), start[-1]) for square in range(1, 9)]
 
 
 def _count_matters(search: Search, choices: Choices) -> bool:
@@ -246,7 +242,8 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
             search.fails(guess)
         assert search.best is not None
         if len(search.best[0]) > SMALL_GAMES:
-            _hypothesis_search(search)
+            for guess in _second_guesses(start):
+                search.fails(guess)
         _hypothesis_shrink(search, search.best[0])
     choices = search.best[0] if search.best is not None else start
     count_matters = search.best is not None and _count_matters(search, choices)
