@@ -7,9 +7,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from reference.board import Cell
+
 from judge.checks import DRAW_LAW, REFILL_LAW
-from judge.formats import Symbols
+from judge.formats import Symbols, move_text
 from judge.manifest import Manifest
+from judge.options import MoveFormat
 from judge.randomness import Evidence
 from judge.referee import Run
 from judge.shrink import Shrunk, describe_game, game_moves, size, test_body
@@ -147,10 +150,11 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
                 lines.append(f"  games 1-{len(played) - 1}: O on the lowest empty square "
                              "(no scripted moves)")
             continue
-        how = f"O's choices {script}" if script else "O on the lowest empty square"
+        how = (f"O's script {' '.join(move_text(Cell(c), MoveFormat.LETTERS) for c in script)}"
+               if script else "O on the lowest empty square")
         lines.append(f"  game {number} ({how}): {describe_game(moves)}")
     decision = run.decision
-    lines.append(f"  rejected at {decision.place}: {decision.reason}")
+    lines.append(f"  rejected in {decision.place}: {decision.reason}")
     if decision.expected or decision.got:
         lines.append(f"    expected: {printable(decision.expected)}")
         lines.append(f"    got:      {printable(decision.got)}")

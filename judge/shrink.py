@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Final
 
 from hypothesis import HealthCheck, Phase, find, settings
@@ -235,7 +236,8 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
         return None
     target = rejected.decision
     search = Search(manifest, settings, target, seconds, progress)
-    start = normal(rejected.replay.moves[:target.place.game])
+    played = rejected.replay.moves[:target.place.game]
+    start = normal(tuple(played) + ((),) * (target.place.game - len(played)))
     progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
     if any(search.fails(start) for _ in range(3)):
         for guess in _first_guesses(start):
@@ -251,7 +253,7 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
     failing = [run for run in runs if same_fault(run, target)]
     transcripts = {_until_failure(run) for run in runs}
     repeat = Repeatability(REPEATS, len(failing), bool(manifest.seed_args), len(transcripts) == 1)
-    return Shrunk(len(rejected.replay.moves), choices, (failing or runs)[0], len(search.seen),
+    return Shrunk(target.place.game, choices, (failing or runs)[0], len(search.seen),
                   search.elapsed(), repeat, count_matters)
 
 
@@ -315,7 +317,10 @@ def choices_source(choices: Choices) -> str:
 def test_body(shrunk: Shrunk, manifest: Manifest, seed: int) -> str:
     """A pytest test that holds the shrunk case: it fails until the program is fixed."""
     if manifest.folder is not None:
-        subject = f"Path({str(manifest.folder)!r})"
+        folder = manifest.folder
+        if folder.is_relative_to(Path.cwd()):
+            folder = folder.relative_to(Path.cwd())
+        subject = f"Path({str(folder)!r})"
         declared = ""
     else:
         subject = repr(list(manifest.command))

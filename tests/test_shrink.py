@@ -2,7 +2,7 @@
 moves they need and replay; a fault tied to the count of games keeps exactly that count; a
 fault of the program's own unseeded randomness is reported as not repeatable.
 
-The faulty programs are the canonical MENACE with one fault each (`tests/shrinking/`), fast
+The faulty program is the canonical MENACE with one fault each (`tests/shrinking/`), fast
 Python, so each shrink takes a few dozen short runs.
 """
 
@@ -24,7 +24,7 @@ from judge.shrink import Shrunk, choices_source, normal, same_fault, shrink, siz
 from judge.verdict import Check, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTS = ROOT / "tests" / "shrinking" / "menace_faults.py"
+FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
 SECONDS = 90.0
 """A budget no test should need: the shrinks below end on their own well before it."""
 
