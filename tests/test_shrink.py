@@ -25,8 +25,9 @@ from judge.verdict import Check, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
-SECONDS = 90.0
-"""A budget no test should need: the shrinks below end on their own well before it."""
+SECONDS = 600.0
+"""A budget no shrink here reaches: each ends on its own, so its result does not depend on the
+machine's load (a loaded machine only makes it take longer)."""
 
 
 def faulty(fault: str, *extra: str, seeded: bool = True) -> Manifest:
