@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import shlex
@@ -300,6 +301,8 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
                     f"(from {settings.transport_source})"),
           flush=True)
     print(sandbox_line(settings.sandbox), flush=True)
+    if args.shrink:
+        importlib.import_module("judge.shrinker")  # loaded, like the rest, before the program runs
     # Every module of the judge is loaded by now: the program cannot change what judges it.
     run = judge(manifest, settings, start_program(manifest, settings))
     replay_path: Path | None = None

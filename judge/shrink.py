@@ -21,11 +21,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
-from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
-from hypothesis.errors import HypothesisException
-
 from reference.board import EMPTY, Board, Cell, X, is_over
 from reference.outcome import outcome_of
 
@@ -39,11 +34,9 @@ from judge.verdict import Decision, Verdict
 
 REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""
-MOST_O_MOVES: Final = 4
 SMALL_GAMES: Final = 2
 """A run of this many games or fewer is small; a longer one gets more guesses before shrinking."""
 SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
-DATABASE_KEY: Final = b"menace-judge-shrink"
 
 
 def shrinkable(run: Run) -> bool:
@@ -65,25 +58,6 @@ def normal(choices: Choices) -> Choices:
 def size(choices: Choices) -> tuple[int, int, int]:
     """How big a candidate is: games, then scripted moves, then the squares' sum."""
     return len(choices), sum(len(g) for g in choices), sum(sum(g) for g in choices)
-
-
-def _encoded(choices: Choices) -> list[int]:
-    """A candidate as the choice sequence `_candidates` draws it from."""
-    sequence = [len(choices)]
-    for game in choices:
-        script = list(game)[:MOST_O_MOVES]
-        sequence += [len(script), *(min(c, 8) for c in script)]
-    return sequence
-
-
-@st.composite
-def _candidates(draw: st.DrawFn, most_games: int) -> Choices:
-    """Candidates of at most `most_games` games, drawn so that hypothesis shrinks them well."""
-    games = []
-    for _ in range(draw(st.integers(0, most_games))):
-        length = draw(st.integers(0, MOST_O_MOVES))
-        games.append(tuple(draw(st.integers(0, 8)) for _ in range(length)))
-    return tuple(games)
 
 
 def same_fault(run: Run, target: Decision) -> bool:
@@ -181,20 +155,6 @@ class Search:
         return time.monotonic() - self.started
 
 
-def _hypothesis_shrink(search: Search, start: Choices) -> None:
-    """Let hypothesis's shrinker simplify `start`, which is known to fail."""
-    database = InMemoryExampleDatabase()
-    # The secondary corpus is replayed and then shrunk (the primary one counts as shrunk).
-    database.save(DATABASE_KEY + b".secondary", choices_to_bytes(_encoded(start)))
-    config = settings(database=database, phases=[Phase.reuse, Phase.shrink], deadline=None,
-                      derandomize=False, max_examples=1_000_000,
-                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
-    try:
-        find(_candidates(len(start)), search.fails, settings=config, database_key=DATABASE_KEY)
-    except HypothesisException:
-        pass  # no better candidate, or the program was not repeatable: `search.best` holds it
-
-
 def _first_guesses(start: Choices) -> list[Choices]:
     """Small candidates worth one run each before the shrinker starts from the smallest failing.
 
@@ -246,7 +206,9 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
         if len(search.best[0]) > SMALL_GAMES:
             for guess in _second_guesses(start):
                 search.fails(guess)
-        _hypothesis_shrink(search, search.best[0])
+        from judge.shrinker import shrink_with_hypothesis  # hypothesis loads only to shrink
+
+        shrink_with_hypothesis(search.fails, search.best[0])
     choices = search.best[0] if search.best is not None else start
     count_matters = search.best is not None and _count_matters(search, choices)
     runs = [search.run(choices, keep_transcript=True) for _ in range(REPEATS)]
