@@ -34,6 +34,11 @@ CHECKS = ("new-game", "true-board", "game-end", "interactive", "dump", "learning
 GAMES = 6
 """Games per fixture: every faulty fixture shows its fault within the first few games."""
 SEED = 2026
+IDLE_LIMIT = "1.5"
+"""Seconds of silence before a fixture is idle: half the judge's default, so the idle fixtures
+end sooner, and still far above any correct fixture's pause between lines."""
+GRACE = "1"
+"""Seconds to exit after the last dump: half the judge's default."""
 JUDGE_TIMEOUT = 120.0
 """Seconds after which the judge itself is taken to have hung (it should answer far sooner)."""
 
@@ -79,7 +84,8 @@ def judge(fixture: Fixture, result: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
     command = [sys.executable, "-m", "judge", "--games", str(fixture.games),
-               "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result)]
+               "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
+               "--idle-limit", IDLE_LIMIT, "--grace", GRACE]
     transport = transport or fixture.transport
     if transport:
         command += ["--transport", transport]
