@@ -119,6 +119,33 @@ def find_layout() -> tuple[Layout | None, str]:
     return None, f"no cgroup hierarchy for {', '.join(missing) or 'this process'}"
 
 
+STALE_SECONDS: Final = 60.0
+"""Age after which an empty group of an earlier run (whose judge was killed) is removed."""
+
+
+def remove_stale(layout: Layout) -> int:
+    """Remove the empty groups that runs of killed judges left behind; how many went.
+
+    A group is only removed once it is old: a new one is empty for the moment between its
+    making and its run joining it, and a live run's group is not empty (rmdir refuses it)."""
+    removed = 0
+    now = time.time()
+    for parent in layout.parents.values():
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.name.startswith(PREFIX) and entry.is_dir() and \
+                        now - entry.stat().st_mtime > STALE_SECONDS:
+                    os.rmdir(entry.path)
+                    removed += 1
+            except OSError:
+                continue
+    return removed
+
+
 class TreeLimits:
     """The control groups of one run: made with its caps, joined before exec, read, removed."""
 

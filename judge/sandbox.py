@@ -50,7 +50,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Final
 
-from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout
+from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout, remove_stale
 from judge.options import SandboxPolicy
 from judge.processes import user_processes
 
@@ -198,6 +198,7 @@ def _probe_cgroups() -> tuple[Layout | None, str]:
         return None, why
     try:
         TreeLimits.create(layout, 1 << 30, 8).remove()
+        remove_stale(layout)
     except CgroupError as error:
         return None, f"{error} (not writable by this user?)"
     return layout, ""
@@ -394,9 +395,9 @@ class Sandbox:
                       _tool("unshare"), "--user", "--map-current-user"]
         else:
             bwrap += ["--unshare-user", "--cap-drop", "ALL"]
-        # bash names any descriptor; a plain sh only 0 to 9.
-        shell = _tool("bash") or _tool("sh")
-        report = write_end if shell.endswith("bash") or write_end <= 9 else None
+        # A plain sh starts fastest but names descriptors 0 to 9 only; bash names any.
+        shell = _tool("sh") if write_end <= 9 or not _tool("bash") else _tool("bash")
+        report = write_end if write_end <= 9 or shell.endswith("bash") else None
         return [*bwrap, "--", shell, "-c", warden(report), "warden", *argv]
 
     def _copied_in(self, folder: Path) -> list[str]:

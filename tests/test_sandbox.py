@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.cgroups import TreeLimits, remove_stale
 from judge.options import SandboxPolicy
 from judge.sandbox import (
     Containment,
@@ -221,3 +222,20 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+@pytest.mark.skipif(FOUND.layout is None, reason=f"no control groups: {FOUND.cgroups}")
+def test_stale_groups_of_killed_judges_are_removed_and_fresh_ones_kept() -> None:
+    """An empty group older than a minute goes; a new empty one (its run about to join) stays."""
+    assert FOUND.layout is not None
+    old = TreeLimits.create(FOUND.layout, 1 << 30, 8)
+    new = TreeLimits.create(FOUND.layout, 1 << 30, 8)
+    try:
+        for folder in old.folders.values():
+            os.utime(folder, (0, 0))
+        remove_stale(FOUND.layout)
+        assert not any(folder.exists() for folder in old.folders.values())
+        assert all(folder.exists() for folder in new.folders.values())
+    finally:
+        old.remove()
+        new.remove()
