@@ -117,9 +117,8 @@ def _as_table(side: _Hand | Side) -> OpponentTable | None:
     return None if isinstance(side, _Hand | Learner | Person) else side
 
 
-def _nowhere(bead: object) -> None:
-    """Where a drawn bead would go at a position with no box: never called."""
-    raise AssertionError("a bead drawn where there is no box")
+NOWHERE: list[tuple[list[Cell], Cell]] = []
+"""Where a bead drawn at a position with no box would be kept: never used."""
 
 
 class _Asking:
@@ -162,7 +161,7 @@ class Match:
         self.options: list[Sequence[Step] | _Asking] = []
         """For each position without a box, the steps the side to move picks from, each equally
         likely; for a MENACE's box, the legal steps it picks from once the box is empty."""
-        self.keep_aside: list[Callable[[tuple[list[Cell], Cell]], None]] = []
+        self.keep_aside: list[list[tuple[list[Cell], Cell]]] = []
         """For each position with a box, where a drawn bead goes until the game ends."""
         self.tables = (self.beads_at, self.after_bead, self.options, self.keep_aside)
         """The four tables the loop reads, in one tuple."""
@@ -174,11 +173,11 @@ class Match:
                 self.beads_at.append(hand.menace.live_beads[box])
                 self.after_bead.append(tuple(map(step, hand.table.after_bead[p])))
                 self.options.append(tuple(map(step, legal[p])))
-                self.keep_aside.append(hand.kept.append)
+                self.keep_aside.append(hand.kept)
                 continue
             self.beads_at.append(None)
             self.after_bead.append(())
-            self.keep_aside.append(_nowhere)
+            self.keep_aside.append(NOWHERE)
             if hand is not None or graph.results[p] is not Result.ONGOING:
                 self.options.append(())  # a forced move or a finished game: never played from
             elif (table := tables[id(side)]) is not None:
@@ -254,7 +253,7 @@ def play_games(
                 beads.pop()
                 if n == 1:
                     match.refill(p, beads, chance)
-                keep_aside[p]((beads, bead))
+                keep_aside[p].append((beads, bead))
                 p = after_bead[p][bead]
             elif beads is None:  # the side to move picks one of its options
                 row = options[p]
