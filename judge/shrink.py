@@ -15,8 +15,10 @@ smallest candidate is then run several times to say honestly whether it repeats.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -138,7 +140,20 @@ class Search:
             return self.seen[choices]
         if time.monotonic() > self.deadline:
             return False
-        run = self.run(choices)
+        return self._note(choices, self.run(choices))
+
+    def fail_all(self, candidates: list[Choices], *, budget: bool = True) -> None:
+        """Judge candidates side by side, one per core, and note each as `fails` does."""
+        fresh = list(dict.fromkeys(c for c in map(normal, candidates) if c and c not in self.seen))
+        if not fresh or (budget and time.monotonic() > self.deadline):
+            return
+        with ThreadPoolExecutor(max_workers=min(len(fresh), os.cpu_count() or 1)) as pool:
+            runs = list(pool.map(self.run, fresh))
+        for choices, run in zip(fresh, runs, strict=True):
+            self._note(choices, run)
+
+    def _note(self, choices: Choices, run: Run) -> bool:
+        """Record a judged candidate, and whether it is the smallest failing one yet."""
         failed = same_fault(run, self.target)
         self.seen[choices] = failed
         if failed and (self.best is None or size(choices) < size(self.best[0])):
@@ -149,6 +164,11 @@ class Search:
         elif len(self.seen) % 10 == 0:
             self.progress(f"shrink: {len(self.seen)} runs, {self.elapsed():.1f} s")
         return failed
+
+    def repeats(self, choices: Choices, count: int) -> list[Run]:
+        """`count` runs of the same candidate, side by side, each keeping its transcript."""
+        with ThreadPoolExecutor(max_workers=min(count, os.cpu_count() or 1)) as pool:
+            return list(pool.map(lambda _: self.run(choices, keep_transcript=True), range(count)))
 
     def elapsed(self) -> float:
         """Seconds since the search began."""
@@ -177,11 +197,9 @@ def _count_matters(search: Search, choices: Choices) -> bool:
     """True when games of default moves fail only from this count on, and other moves fail too."""
     if len(choices) < 3 or any(choices):
         return False
-    fewer = choices[:-1]
-    if fewer not in search.seen:
-        search.seen[fewer] = same_fault(search.run(fewer), search.target)
-    other = tuple((1,) for _ in choices)
-    return not search.seen[fewer] and same_fault(search.run(other), search.target)
+    fewer, other = choices[:-1], tuple((1,) for _ in choices)
+    search.fail_all([fewer, other], budget=False)
+    return not search.seen[fewer] and search.seen[other]
 
 
 def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
@@ -200,18 +218,16 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
     start = normal(tuple(played) + ((),) * (target.place.game - len(played)))
     progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
     if any(search.fails(start) for _ in range(3)):
-        for guess in _first_guesses(start):
-            search.fails(guess)
+        search.fail_all(_first_guesses(start))
         assert search.best is not None
         if len(search.best[0]) > SMALL_GAMES:
-            for guess in _second_guesses(start):
-                search.fails(guess)
+            search.fail_all(_second_guesses(start))
         from judge.shrinker import shrink_with_hypothesis  # hypothesis loads only to shrink
 
         shrink_with_hypothesis(search.fails, search.best[0])
     choices = search.best[0] if search.best is not None else start
     count_matters = search.best is not None and _count_matters(search, choices)
-    runs = [search.run(choices, keep_transcript=True) for _ in range(REPEATS)]
+    runs = search.repeats(choices, REPEATS)
     failing = [run for run in runs if same_fault(run, target)]
     transcripts = {_until_failure(run) for run in runs}
     repeat = Repeatability(REPEATS, len(failing), bool(manifest.seed_args), len(transcripts) == 1)
