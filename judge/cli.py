@@ -49,7 +49,8 @@ GAMES_HELP: Final = (
 
 
 LIMITS: Final = {"--idle-limit": options.MAX_IDLE_SECONDS, "--time-limit": options.MAX_TIME_SECONDS,
-                  "--grace": options.MAX_GRACE_SECONDS}
+                  "--grace": options.MAX_GRACE_SECONDS,
+                  "--shrink-time": options.MAX_TIME_SECONDS}
 """The most seconds each time option allows; each must be above 0."""
 
 
@@ -195,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     shrinking.add_argument("--shrink", action="store_true",
                            help="after a rejection, search for the smallest run that still fails "
                                 "the same way, and save it as a replay and a pytest test")
-    shrinking.add_argument("--shrink-time", type=float, default=options.SHRINK_SECONDS, metavar="SECONDS",
+    shrinking.add_argument("--shrink-time", type=seconds("--shrink-time"),
+                           default=options.SHRINK_SECONDS, metavar="SECONDS",
                            help="time budget of the search (default %(default)s)")
     return parser
 

@@ -121,3 +121,11 @@ def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
                              str(test_file)], cwd=ROOT, capture_output=True, text=True,
                             timeout=120)
     assert pasted.returncode == 1 and "wrong-answer learning" in pasted.stdout
+
+
+@pytest.mark.parametrize("budget", ["nan", "-1", "0", "inf", "soon"])
+def test_a_bad_shrink_budget_is_a_usage_error(budget: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "judge", "--shrink", "--shrink-time", budget,
+                           "--", "true"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--shrink-time" in done.stderr and "not a number of seconds" in done.stderr
