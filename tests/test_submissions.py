@@ -34,9 +34,9 @@ CHECKS = ("new-game", "true-board", "game-end", "interactive", "dump", "learning
 GAMES = 6
 """Games per fixture: every faulty fixture shows its fault within the first few games."""
 SEED = 2026
-IDLE_LIMIT = "1.5"
-"""Seconds of silence before a fixture is idle: half the judge's default, so the idle fixtures
-end sooner, and still far above any correct fixture's pause between lines."""
+IDLE_LIMIT = "2"
+"""Seconds of silence before a fixture is idle: two thirds of the judge's default, so the idle
+fixtures end sooner, and still far above a correct fixture's pause on a loaded machine."""
 GRACE = "1"
 """Seconds to exit after the last dump: half the judge's default."""
 JUDGE_TIMEOUT = 120.0
