@@ -74,13 +74,15 @@ def tree_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
-def token_processes() -> list[int]:
-    """Processes whose command line carries the hostile fixtures' token."""
+def token_processes(seed: int) -> list[int]:
+    """Processes whose command line carries the token of a run of `hostile/escapes` with this
+    judge seed (each test uses its own seed, so tests run side by side do not see each other's)."""
+    token = f"{TOKEN}-{seed}".encode()
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if TOKEN.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                if token + b"\x00" in Path(f"/proc/{entry}/cmdline").read_bytes() + b"\x00":
                     found.append(int(entry))
             except OSError:
                 continue
@@ -128,7 +130,7 @@ def test_d_escapes_are_caught_and_killed(tmp_path: Path) -> None:
     """(d) A daemon in its own session, without its environment, fails the exit check and dies."""
     report, _ = judge("escapes", tmp_path)
     assert "process(es) running after it exited" in str(report["got"])
-    assert token_processes() == []
+    assert token_processes(2026) == []
 
 
 def test_e_signals_to_the_parent_change_nothing(tmp_path: Path) -> None:
@@ -168,19 +170,20 @@ def test_i_a_fork_bomb_as_root_is_contained(tmp_path: Path) -> None:
 
 
 def test_killing_the_judge_kills_the_tree(tmp_path: Path) -> None:
-    """If the judge is killed, nothing of the run it was judging survives it."""
+    """If the judge is killed, nothing of the run it was judging survives it (the run is long
+    enough, 20,000 games, to be caught in the middle)."""
     folder = HOSTILE / "escapes"
     process = subprocess.Popen(
-        [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "50", "--seed", "1",
+        [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "20000", "--seed", "7",
          "--idle-limit", "30", str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
-    while not token_processes():
+    while not token_processes(7):
         assert time.monotonic() < deadline, "the daemon never started"
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
     deadline = time.monotonic() + 5
-    while token_processes():
-        assert time.monotonic() < deadline, f"survivors: {token_processes()}"
+    while token_processes(7):
+        assert time.monotonic() < deadline, f"survivors: {token_processes(7)}"
         time.sleep(0.05)

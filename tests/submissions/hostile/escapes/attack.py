@@ -1,15 +1,18 @@
 """MENACE that leaves a daemon: setsid, a double fork, exec with an empty environment, stdout held."""
 
 import runpy
+import sys
 
 
 def attack():
-    """Start a daemon in its own session that holds stdout and hides its environment."""
+    """Start a daemon in its own session that holds stdout and hides its environment; its
+    command line carries a token with the judge's seed, by which a test finds it."""
     import os
+    token = "menace-hostile-token-" + sys.argv[sys.argv.index("--seed") + 1]
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            os.execve("/bin/sh", ["sh", "-c", "sleep 600; : menace-hostile-token"], {})
+            os.execve("/bin/sh", ["sh", "-c", f"sleep 600; : {token}"], {})
         os._exit(0)
     os.wait()
 
