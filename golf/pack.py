@@ -89,7 +89,17 @@ the stream cannot sit in that file."""
 
 def _python(raw: bytes, plain: bytes) -> bytes:
     return (b"#coding:L1\nimport zlib;exec(zlib.decompress(bytes("
-            + python_literal(raw) + b",'L1'),-15))")
+            + python_literal(raw) + b",'L1')," + window_bits(raw, plain) + b"))")
+
+
+def window_bits(raw: bytes, plain: bytes) -> bytes:
+    """The shortest `wbits` that inflates `raw` to `plain`: -9 (a 512-byte window), else -15."""
+    try:
+        if zlib.decompress(raw, -9) == plain:
+            return b"-9"
+    except zlib.error:
+        pass
+    return b"-15"
 
 
 def _perl(raw: bytes, plain: bytes) -> bytes:

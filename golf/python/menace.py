@@ -6,7 +6,7 @@ for _ in R:S=[s+c for s in S for c in'X_o']
 B={max(I(b)):[b.find('_')]for b in S if all('XXY'<t<'ooo'>t[3:]>'XXY'<t[::4]<'ooo'for t in I(b))}
 exec("""print('new game');b='_'*9;h=[]
 for p in S[4920]:
- t,q=max(zip(I(b),I(R)));h+=(k:=B[t],d:=choice(k)),;k+=choices(R,map('_'.count,t),k=3)*(k==[d]);m=p<'o'and~q[d]or~int(input())
+ t,q=max(zip(I(b),I(R)));k=B[t]=B[t]or choices(R,map('_'.count,t),k=3);h+=(k,d:=choice(k)),;m=p<'o'and~q[d]or~int(input())
  if print(b:=b[:~m]+p+b[-m:])or max(I(b))not in B:[(k.remove,k.append)[p<'o'](d)for k,d in h];break
-for t in B:t.count('X')==t.count('o')<4==print(t,B[t])
+for t in B:(c:=t.count)('X')==c('o')<4==print(t,B[t])
 """*int(input()))
