@@ -6,6 +6,7 @@ the levels themselves are tested everywhere.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -239,3 +240,47 @@ def test_stale_groups_of_killed_judges_are_removed_and_fresh_ones_kept() -> None
     finally:
         old.remove()
         new.remove()
+
+
+@pytest.mark.parametrize("policy", ["off", "auto"])
+def test_the_report_header_and_json_give_the_level(policy: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The report's second line and the JSON say the run's level; below full, a warning."""
+    from judge.cli import main
+
+    result = tmp_path / "result.json"
+    status = main(["--games", "2", "--seed", "1", "--sandbox", policy, "--json", str(result),
+                   str(ROOT / "tests" / "submissions" / "accepted" / "canonical")])
+    lines = capsys.readouterr().out.splitlines()
+    found = support(SandboxPolicy(policy))
+    report = json.loads(result.read_text())
+    assert status == 0
+    assert lines[1] == f"sandbox: {found.describe()}"
+    assert (lines[2] == "warning: the program is not fully contained") == \
+        (found.level is not Level.FULL)
+    assert report["sandbox"] == {"level": found.level.value, "missing": list(found.missing)}
+    if policy == "off":
+        assert report["sandbox"]["level"] == "none"
+
+
+def test_require_refuses_without_full(capsys: pytest.CaptureFixture[str]) -> None:
+    """--sandbox require runs only under full; elsewhere it is bad usage, with the reason."""
+    from judge.cli import main
+
+    status = main(["--games", "2", "--seed", "1", "--sandbox", "require",
+                   str(ROOT / "tests" / "submissions" / "accepted" / "canonical")])
+    out = capsys.readouterr().out
+    if FOUND.level is Level.FULL:
+        assert status == 0 and "sandbox: full" in out
+    else:
+        assert status == 2 and "full containment is not available here" in out
+
+
+def test_require_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without namespaces, --sandbox require fails with the reason; auto falls back to partial."""
+    import judge.sandbox as sandbox
+
+    monkeypatch.setattr(sandbox, "_probe_namespaces", lambda: "bwrap not found")
+    with pytest.raises(sandbox.SandboxError, match="namespaces: bwrap not found"):
+        sandbox.support.__wrapped__(SandboxPolicy.REQUIRE)
+    assert sandbox.support.__wrapped__(SandboxPolicy.AUTO).level is not Level.FULL
