@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final, NoReturn
 
 from judge import options
-from judge.launch import Settings, start_program
+from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, is_collection, is_submission, read_manifest
 from judge.options import (
     BeadFormat,
@@ -306,7 +306,7 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     if args.shrink:
         importlib.import_module("judge.shrinker")  # loaded, like the rest, before the program runs
     # Every module of the judge is loaded by now: the program cannot change what judges it.
-    run = judge(manifest, settings, start_program(manifest, settings))
+    run = judge(manifest, settings)
     replay_path: Path | None = None
     problems: list[str] = []
     if run.decision.verdict is not Verdict.ACCEPTED:

@@ -7,7 +7,6 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Final
 
 from reference.board import EMPTY_BOARD, Board, Cell, X, is_over
@@ -35,7 +34,7 @@ from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
 from judge.reader import Reader, fail
 from judge.replay import Replay
-from judge.session import LeftoverError, Session
+from judge.session import LeftoverError
 from judge.stops import Aftermath, Finished, HungAfterEnd, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
 
@@ -289,13 +288,11 @@ def _end(session: Channel, stop: Stop | None, settings: Settings) -> tuple[Endin
         return None, f"the judge could not end the program: {error}"
 
 
-def judge(manifest: Manifest, settings: Settings,
-          program: tuple[Session, Path] | None = None, *, choices: Choices | None = None) -> Run:
+def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None) -> Run:
     """Judge one submission: play it under the settings and decide the verdict.
 
-    `program` is the session and working folder of `start_program`, when the caller started
-    the program early (so that its start-up overlaps the judge's own). `choices`, when
-    given, script O's moves by index (`ChoiceOpponent`) instead of the settings' opponent.
+    `choices`, when given, script O's moves by index (`ChoiceOpponent`) instead of the
+    settings' opponent.
     """
     started = time.monotonic()
     knowledge = Knowledge()
@@ -304,7 +301,7 @@ def judge(manifest: Manifest, settings: Settings,
         opponent = ScriptedOpponent(settings.scripted, opponent)
     if choices is not None:
         opponent = ChoiceOpponent(choices)
-    session, folder = program if program is not None else start_program(manifest, settings)
+    session, folder = start_program(manifest, settings)
     warm_up = threading.Thread(target=_warm_up, daemon=True)
     warm_up.start()
     referee = Referee(session, manifest, settings, opponent, knowledge, warm_up)

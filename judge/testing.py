@@ -106,7 +106,6 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     `games` is a number of games against `opponent`, or O's choices per game; `declarations`
     are a manifest's (`moves`, `beads`, `refill`...) for a bare command.
     """
-    from judge.launch import start_program
     from judge.referee import judge
     from judge.report import report_lines
 
@@ -118,6 +117,6 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     count = games if isinstance(games, int) else len(choices or ())
     settings = Settings(games=count, seed=seed,
                         opponent=parse(OpponentKind, str(opponent), "opponent"))
-    run = judge(manifest, settings, start_program(manifest, settings), choices=choices)
+    run = judge(manifest, settings, choices=choices)
     if run.decision.verdict is not Verdict.ACCEPTED:
         raise AssertionError("\n".join(report_lines(run)))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import judge.cli
+import judge.referee
 from judge.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +26,7 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the judge starts a program."""
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
-    monkeypatch.setattr(judge.cli, "start_program", start)
+    monkeypatch.setattr(judge.referee, "start_program", start)
 
 
 def lines(capsys: pytest.CaptureFixture[str]) -> tuple[list[str], list[str]]:
