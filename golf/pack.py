@@ -106,8 +106,11 @@ def _perl(raw: bytes, plain: bytes) -> bytes:
     return b"use Compress::Zlib;eval uncompress " + single_quoted(zlib_stream(raw, plain))
 
 
-def _ruby(raw: bytes, plain: bytes) -> bytes:
-    return b"require'zlib';eval Zlib.inflate DATA.read\n__END__\n" + zlib_stream(raw, plain)
+def _ruby(raw: bytes, plain: bytes) -> bytes | None:
+    """The stream in single quotes, read as binary (`-Kn`) with zlib loaded (`-rzlib`) by the
+    switches of the `#!` line; Ruby reads a CR LF in a literal as LF, so none may appear."""
+    literal = single_quoted(zlib_stream(raw, plain))
+    return None if b"\r\n" in literal else b"#!ruby -Knrzlib\neval Zlib.inflate" + literal
 
 
 def _php(raw: bytes, plain: bytes) -> bytes:
@@ -192,7 +195,7 @@ def _streams_in(language: str, packed_file: bytes) -> Iterator[bytes]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 2:
                 yield node.value.encode("latin-1")
-    elif language in ("perl", "php"):
+    elif language in ("perl", "php", "ruby"):
         opening = b"gzinflate('" if language == "php" else b"'"
         start = packed_file.index(opening) + len(opening)
         body = packed_file[start:packed_file.rindex(b"'")]
@@ -203,9 +206,7 @@ def _streams_in(language: str, packed_file: bytes) -> Iterator[bytes]:
                 i += 1
             text.append(body[i])
             i += 1
-        yield bytes(text)[2:-4] if language == "perl" else bytes(text)
-    elif language == "ruby":
-        yield packed_file.split(b"__END__\n", 1)[1][2:-4]
+        yield bytes(text) if language == "php" else bytes(text)[2:-4]
     elif language == "javascript":
         yield packed_file[packed_file.index(b"//") + 2:]
 

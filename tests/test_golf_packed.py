@@ -121,6 +121,19 @@ def test_python_literals_survive_every_byte() -> None:
     assert eval(literal.decode("latin-1")).encode("latin-1") == data
 
 
+def test_ruby_literals_survive_every_byte_but_a_cr_lf(tmp_path: Path) -> None:
+    if shutil.which("ruby") is None:
+        pytest.skip("ruby is not installed")
+    data = bytes(range(256)) + b"\\" + b"'\\'\\\\\\"
+    literal = pack.single_quoted(data)
+    script = tmp_path / "literal.rb"
+    script.write_bytes(b"#!ruby -Knrzlib\nprint" + literal)
+    done = subprocess.run(["ruby", str(script)], capture_output=True, check=False,
+                          timeout=INTERPRETER_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.stdout == data, done.stderr
+    assert pack.PACKERS["ruby"](b"\r\n", b"") is None
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_overview_gives_the_plain_and_packed_sizes(language: str) -> None:
     name = tomllib.loads((ROOT / "golf" / language / "submission.toml").read_text(encoding="utf-8"))
