@@ -1,16 +1,17 @@
-"""Time the judge on the reference against the reference replaying the same games alone.
+"""Time the judge on the reference against a driver that takes the same turns and checks nothing.
 
-    python bench/judge.py [--games 100] [--runs 5] [--seed 2026]
+    python bench/judge.py [--games 100] [--runs 5] [--seed 2026] [--transport pty|pipe]
 
 The judge plays the reference (`tests/submissions/accepted/reference`, seeded) and saves its
-transcript; the `>` lines of that transcript are exactly what the reference reads, so the
-reference, given the same seed and that input from a file, replays the very same games
-without the judge. Targets: judge at most 1.5 times the replay, 100 games under 3 seconds, and
-at most 1.25 times the driver below.
+transcript. The floor that turn-taking sets for any judge is a driver that plays that
+transcript in lockstep (each move sent only once the lines before it have been read, as the
+judge must) and checks nothing at all. Like the judge, the driver is a process of its own that
+starts the program through `judge.launch.start_program`: a fresh copy of its folder, the
+judge's environment and sandbox. The two take turns in each round, so they share the machine's
+load. Targets: judge at most 1.25 times the driver, 100 games under 3 seconds.
 
-A third timing shows the floor that turn-taking sets for any judge: a driver that plays the
-same transcript in lockstep (each move sent only once the lines before it have been read, as
-the judge must) and checks nothing at all.
+For comparison it also times the reference replaying the transcript's input alone, from a
+file, with no turns taken at all (no target: the floor alone is well above it).
 
 Last, the sandbox's cost: the judge under `--sandbox off` against the default (`full` where
 the machine allows it), and the start-up of one contained `true` against a plain one.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,7 +33,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
-TARGET_RATIO = 1.5
 TARGET_OVER_FLOOR = 1.25
 """The judge's wall time over the turn-taking driver's, at most."""
 TARGET_SECONDS_PER_100 = 3.0
@@ -82,44 +83,43 @@ def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "nul
         return time.perf_counter() - start, status
 
 
-def lockstep(command: list[str], transcript: list[str], transport: str) -> float:
-    """Wall time of a driver that replays the transcript in turn, reading lines but checking none."""
-    if transport == "pty":
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        stdin: int = slave
-        stdout: int = slave
-    else:
-        read_end, stdout = os.pipe()
-        stdin, master = os.pipe()
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL,
-                               cwd=ROOT, env=child_environment())
-    if transport == "pty":
-        os.close(slave)
-        source = master
-    else:
-        os.close(stdin)
-        os.close(stdout)
-        source = read_end
+def drive(transcript: Path, transport: str, seed: int) -> None:
+    """Replay the transcript in turn, reading lines but checking none: the floor's own process.
+
+    It starts the program exactly as the judge starts it (`judge.launch.start_program`: a fresh
+    copy of its folder, the judge's environment, the default sandbox), so the judge and this
+    driver differ only in what happens between the turns.
+    """
+    sys.path.insert(0, str(ROOT))
+    from judge.launch import Settings, start_program
+    from judge.manifest import read_manifest
+    from judge.options import Transport
+
+    settings = Settings(seed=seed, transport=Transport(transport))
+    session, folder = start_program(read_manifest(REFERENCE), settings)
+    send, source = session.input_fd, session.output_fd
+    os.set_blocking(source, True)
     pending = b""
-    for line in transcript:
+    for line in transcript.read_text().splitlines():
         if line.startswith("> "):
-            os.write(master, line[2:].encode() + b"\n")
+            os.write(send, line[2:].encode() + b"\n")
         elif line.startswith("< "):
             while b"\n" not in pending:
                 pending += os.read(source, 1 << 16)
             pending = pending.split(b"\n", 1)[1]
-    try:
-        while os.read(source, 1 << 16):
-            pass
-    except OSError:
-        pass
-    process.wait()
-    seconds = time.perf_counter() - start
-    os.close(source)
-    if transport != "pty":
-        os.close(master)
+    os.set_blocking(source, False)
+    session.wait_exit(60)
+    session.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def lockstep(transcript: Path, transport: str, seed: int) -> float:
+    """Wall time of the turn-taking driver, started as a process of its own as the judge is."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--drive", str(transcript),
+               "--transport", transport, "--seed", str(seed)]
+    seconds, status = timed(command)
+    if status != 0:
+        sys.exit(f"the turn-taking driver failed (status {status})")
     return seconds
 
 
@@ -182,40 +182,36 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--transport", choices=("pty", "pipe"), default="pty")
+    parser.add_argument("--drive", type=Path, metavar="TRANSCRIPT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.drive is not None:
+        drive(args.drive, args.transport, args.seed)
+        return
     with tempfile.TemporaryDirectory() as folder:
         transcript = Path(folder) / "transcript.txt"
         judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
                  str(args.seed), "--transport", args.transport, "--transcript", str(transcript),
                  str(REFERENCE)]
-        judged = []
+        judged, floor = [], []
         for _ in range(args.runs):
             seconds, status = timed(judge)
             if status != 0:
                 sys.exit(f"the judge did not accept the reference (status {status})")
             judged.append(seconds)
+            floor.append(lockstep(transcript, args.transport, args.seed))
         sent = [line[2:] for line in transcript.read_text().splitlines() if line.startswith("> ")]
         replay_input = Path(folder) / "input.txt"
         replay_input.write_text("\n".join(sent) + "\n")
         alone_command = [sys.executable, "-m", "reference", "--seed", str(args.seed)]
         alone = [timed(alone_command, replay_input, args.transport)[0] for _ in range(args.runs)]
-        to_file = [timed(alone_command, replay_input, "null")[0] for _ in range(args.runs)]
-        lines = transcript.read_text().splitlines()
-        floor = [lockstep(alone_command, lines, args.transport) for _ in range(args.runs)]
-    judge_time, alone_time = statistics.median(judged), statistics.median(alone)
-    ratio = judge_time / alone_time
+    judge_time, floor_time = statistics.median(judged), statistics.median(floor)
     limit = TARGET_SECONDS_PER_100 * args.games / 100
     print(f"{args.games} games, seed {args.seed}, transport {args.transport}, "
           f"median of {args.runs} runs")
-    print(f"judge (python -m judge, whole run):       {judge_time:.3f} s"
+    print(f"judge (python -m judge, whole run):          {judge_time:.3f} s"
           f"  target < {limit:.1f} s: {'ok' if judge_time < limit else 'MISSED'}")
-    print(f"reference replaying the input, stdout a {args.transport}: {alone_time:.3f} s")
-    print(f"reference replaying the input, stdout a file: {statistics.median(to_file):.3f} s")
-    floor_time = statistics.median(floor)
-    print(f"a driver taking turns but checking nothing:  {floor_time:.3f} s"
-          f" (ratio {floor_time / alone_time:.2f}: the floor for any judge)")
-    print(f"ratio judge / replay on the same transport: {ratio:.2f}"
-          f"  target <= {TARGET_RATIO}: {'ok' if ratio <= TARGET_RATIO else 'MISSED'}")
+    print(f"driver taking the same turns, checking nothing: {floor_time:.3f} s (the floor)")
+    print(f"reference replaying the input alone, no turns:  {statistics.median(alone):.3f} s")
     over_floor = judge_time / floor_time
     print(f"ratio judge / driver (the floor): {over_floor:.2f}"
           f"  target <= {TARGET_OVER_FLOOR}: {'ok' if over_floor <= TARGET_OVER_FLOOR else 'MISSED'}")

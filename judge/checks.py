@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import compress
+from operator import ne
 from typing import Final
 
 from reference.board import EMPTY, Board, Cell, O, X, play, winner
@@ -272,9 +274,7 @@ def dump_since(previous: ReadDump, texts: list[str], reader: BoxReader,
     boxes = dict(previous.boxes)
     readings = dict(previous.readings)
     changed: list[Board] = []
-    for old_text, text in zip(before, texts, strict=False):
-        if old_text == text:
-            continue
+    for old_text, text in compress(zip(before, texts, strict=True), map(ne, before, texts)):
         reading = reader.read(text)
         if (reading.problem is not None or reading.label is None
                 or reading.label != reader.read(old_text).label):

@@ -7,15 +7,16 @@ import importlib
 import math
 import random
 import shlex
+import shutil
 import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn
 
-from judge import options
+from judge import launch, options
 from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, is_collection, is_submission, read_manifest
 from judge.options import (
@@ -31,13 +32,14 @@ from judge.options import (
     parse,
 )
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
-from judge.referee import Run, judge
 from judge.replay import Replay, ReplayError, read_replay, replay_text
-from judge.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.sandbox import Level, SandboxError, support
-from judge.shrink import shrink, shrinkable, test_body
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
+
+if TYPE_CHECKING:
+    from judge.referee import Run
+    from judge.session import Session
 
 GAMES_HELP: Final = (
     "games to play (default %(default)s). 200 games take a few seconds against a fast program "
@@ -303,10 +305,10 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
                     f"(from {settings.transport_source})"),
           flush=True)
     print(sandbox_line(settings.sandbox), flush=True)
-    if args.shrink:
-        importlib.import_module("judge.shrinker")  # loaded, like the rest, before the program runs
-    # Every module of the judge is loaded by now: the program cannot change what judges it.
-    run = judge(manifest, settings)
+    run = _judged(manifest, settings, shrinking=args.shrink)
+    from judge.report import json_text, report_lines, transcript_text
+    from judge.shrink import shrinkable
+
     replay_path: Path | None = None
     problems: list[str] = []
     if run.decision.verdict is not Verdict.ACCEPTED:
@@ -337,6 +339,29 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     return exit_status(run.decision.verdict)
 
 
+def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
+    """The run of one submission, its program started as early as is safe.
+
+    Inside namespaces the program cannot reach the judge's files, so it starts first and the
+    rest of the judge loads while it starts up; otherwise every module of the judge is loaded
+    before the program runs, so that the program cannot change what judges it.
+    """
+    started: tuple[Session, Path] | None = None
+    if support(settings.sandbox).namespaced:
+        started = launch.start_program(manifest, settings)
+    try:
+        from judge.referee import judge
+        from judge.report import report_lines  # noqa: F401  (loaded before the run)
+        if shrinking:
+            importlib.import_module("judge.shrinker")
+    except BaseException:
+        if started is not None:
+            started[0].close()
+            shutil.rmtree(started[1], ignore_errors=True)
+        raise
+    return judge(manifest, settings, started=started)
+
+
 def sandbox_line(policy: SandboxPolicy) -> str:
     """The report header's line on containment, a warning when it is not full."""
     found = support(policy)
@@ -358,6 +383,9 @@ def _shrink_command(args: argparse.Namespace, command: list[str], settings: Sett
 def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
                        replay_path: Path | None, seconds: float) -> None:
     """Shrink a rejection, save the smallest case as a replay and a test, and print it."""
+    from judge.report import shrunk_lines
+    from judge.shrink import shrink, test_body
+
     shrunk = shrink(manifest, settings, run, seconds=seconds,
                     progress=lambda text: print(printable(text), file=sys.stderr, flush=True))
     if shrunk is None:

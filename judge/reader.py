@@ -63,6 +63,8 @@ class Reader:
             [] if keep_transcript else deque(maxlen=TRANSCRIPT_TAIL))
         self.game_log: list[str] = []
         """This game's lines so far, without its dump."""
+        self.last_game_log: list[str] = []
+        """The previous game's lines, without its dump."""
         self.pushed_back: str | None = None
         self.in_dump = False
         self.extensions = 0
@@ -72,7 +74,7 @@ class Reader:
 
     def new_game_log(self) -> None:
         """Start the log of a new game."""
-        self.game_log = []
+        self.last_game_log, self.game_log = self.game_log, []
 
     # -- lines ---------------------------------------------------------------------------
 
@@ -233,6 +235,11 @@ class Reader:
                     chunk = [self.line(place)]
                 except OutputEnded:
                     break
+            if all(map(known.__contains__, chunk)):  # the usual dump: lines seen before
+                texts.extend(chunk)
+                if not noted:
+                    self._note_received(chunk)
+                continue
             for index, text in enumerate(chunk):
                 if text in known:
                     texts.append(text)

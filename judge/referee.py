@@ -6,7 +6,10 @@ import shutil
 import threading
 import time
 import traceback
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Final
 
 from reference.board import EMPTY_BOARD, Board, Cell, X, is_over
@@ -14,13 +17,13 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.solver import value
 from reference.symmetry import stabiliser
 
-from judge import checks
+from judge import checks, launch
 from judge.boxes import BOX_COUNT, Draw, draw_for_move, orientations
 from judge.channel import Channel
 from judge.checks import BeadDraws, BoxReader, ReadDump, Refills
 from judge.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.invariants import box_reader, check_step, read_dump
-from judge.launch import Settings, start_program
+from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import (
     ChoiceOpponent,
@@ -34,8 +37,8 @@ from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
 from judge.reader import Reader, fail
 from judge.replay import Replay
-from judge.session import LeftoverError
-from judge.stops import Aftermath, Finished, HungAfterEnd, Stop
+from judge.session import LeftoverError, Session
+from judge.stops import Aftermath, Failed, Finished, HungAfterEnd, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
 
 DRAIN_SECONDS: Final = 3.0
@@ -107,17 +110,39 @@ class Referee:
         self.symmetric_draws = 0
         self.labelled = True
         self.box_reader: BoxReader | None = None
+        self.pending: deque[Callable[[], None]] = deque()
+        """Checks that no move depends on, made once the next move is sent, oldest first: the
+        program works on its reply meanwhile. A game's checks are all made before the next
+        game's second move is sent."""
 
     # -- the session ---------------------------------------------------------------------
 
     def run(self) -> None:
         """Play every game, checking as output arrives; raises Stop at the first problem."""
-        self.reader.send(str(self.settings.games))
-        for game in range(1, self.settings.games + 1):
-            self.place = Place(game, 0)
-            self.play_game(game)
-            self.games_played = game
-        self.finish()
+        try:
+            self.reader.send(str(self.settings.games))
+            for game in range(1, self.settings.games + 1):
+                self.place = Place(game, 0)
+                self.play_game(game)
+                self.games_played = game
+            self.finish()
+        except Stop:
+            self.catch_up()  # a pending check's failure came first: it is the one to report
+            raise
+
+    def catch_up(self) -> None:
+        """Make every pending check, oldest first; a failure is reported in its own game."""
+        while self.pending:
+            check = self.pending.popleft()
+            try:
+                check()
+            except Failed as failed:
+                game = failed.failure.place.game
+                if game:
+                    self.games_played = min(self.games_played, game - 1)
+                if game and game < self.place.game:  # the next game had begun: show this one
+                    self.reader.game_log = self.reader.last_game_log
+                raise
 
     def play_game(self, game: int) -> None:
         """One game: `new game`, the moves, the dump, and the checks on all of them."""
@@ -148,6 +173,7 @@ class Referee:
             sent.append(move)
             self.place = Place(game, len(sent))
             reader.send(move_text(move, self.manifest.moves))
+            self.catch_up()
             after = reader.board(board, self.place)
             fail(checks.true_board_after_opponent(board, move, after, self.place))
             board = after
@@ -164,7 +190,6 @@ class Referee:
         known = self.box_reader.cache if self.box_reader else {}
         entries = reader.dump_lines(board, self.place, known)
         self._check_dump(entries, draws, outcome)
-        fail(checks.bead_draws(self.bead_draws.result(), self.place))
 
     def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
         """Record a MENACE move and test it against the beads of the previous dump."""
@@ -181,25 +206,20 @@ class Referee:
             self.refills += 1
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
-        fail(self.bead_draws.add(draw.label, previous.readings[draw.label].beads, draw.squares,
-                                 self.place.game, len(draws) - 1, self.place))
+        beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
+        self.pending.append(lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
+                                                             place.game, index, place)))
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
-        """Checks 5 and 6 on a dump just read."""
+        """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
+        move is sent."""
         if self.box_reader is None:
             self.box_reader = box_reader(texts, self.reader.symbols, self.numbering,
                                          self.manifest.refill)
         previous = self.last_dump
         failure, dump = read_dump(texts, self.box_reader, self.place, previous)
+        self.catch_up()  # the checks of this game's moves come first
         fail(failure)
-        if previous is None:
-            fail(checks.first_empty_boxes(dump, draws, outcome, self.place))
-        if previous is not None:
-            fail(check_step(previous, dump, draws, outcome, self.manifest.refill,
-                            place=self.place, reader=self.box_reader))
-            if dump.boxes is not None and previous.boxes is not None:
-                self._note_refills(previous, dump, draws, outcome)
-        self.bead_draws.learnt(draws, outcome)
         self.labelled = dump.boxes is not None
         self.last_dump = dump
         if dump.boxes is not None:
@@ -208,18 +228,35 @@ class Referee:
             else:
                 for label in dump.changed:
                     self.knowledge.beads[label] = sum(dump.boxes[label])
+        place = self.place
+        self.pending.append(lambda: self._check_learning(previous, dump, draws, outcome, place))
+
+    def _check_learning(self, previous: ReadDump | None, dump: ReadDump, draws: list[Draw],
+                        outcome: Outcome, place: Place) -> None:
+        """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
+        if previous is None:
+            fail(checks.first_empty_boxes(dump, draws, outcome, place))
+        else:
+            assert self.box_reader is not None
+            fail(check_step(previous, dump, draws, outcome, self.manifest.refill,
+                            place=place, reader=self.box_reader))
+            if dump.boxes is not None and previous.boxes is not None:
+                self._note_refills(previous, dump, draws, outcome, place)
+        self.bead_draws.learnt(draws, outcome)
+        fail(checks.bead_draws(self.bead_draws.result(), place))
 
     def _note_refills(self, previous: ReadDump, dump: ReadDump, draws: list[Draw],
-                      outcome: Outcome) -> None:
+                      outcome: Outcome, place: Place) -> None:
         """Test the beads of each refill the two dumps show (check 6, statistical)."""
         for draw in draws:
             if self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
                                     draw.squares, outcome, self.manifest.refill):
                 self.bead_draws.statistics.refilled(draw.label)
-        fail(checks.refill_beads_check(self.refill_test.result(), self.place))
+        fail(checks.refill_beads_check(self.refill_test.result(), place))
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
+        self.catch_up()
         self.place = Place(self.settings.games, 0)
         fail(checks.bead_draws(self.bead_draws.result(), self.place))
         grace_end = time.monotonic() + self.settings.grace_seconds
@@ -288,20 +325,22 @@ def _end(session: Channel, stop: Stop | None, settings: Settings) -> tuple[Endin
         return None, f"the judge could not end the program: {error}"
 
 
-def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None) -> Run:
+def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None,
+          started: tuple[Session, Path] | None = None) -> Run:
     """Judge one submission: play it under the settings and decide the verdict.
 
     `choices`, when given, script O's moves by index (`ChoiceOpponent`) instead of the
-    settings' opponent.
+    settings' opponent; `started`, the program already started by `launch.start_program`
+    for these settings, and its working folder.
     """
-    started = time.monotonic()
+    begun = time.monotonic()
     knowledge = Knowledge()
     opponent: Opponent = make_opponent(settings.opponent, settings.seed, knowledge)
     if settings.scripted is not None:
         opponent = ScriptedOpponent(settings.scripted, opponent)
     if choices is not None:
         opponent = ChoiceOpponent(choices)
-    session, folder = start_program(manifest, settings)
+    session, folder = started or launch.start_program(manifest, settings)
     warm_up = threading.Thread(target=_warm_up, daemon=True)
     warm_up.start()
     referee = Referee(session, manifest, settings, opponent, knowledge, warm_up)
@@ -323,7 +362,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     )
     return Run(
         decision=decide(facts), facts=facts, games_played=referee.games_played,
-        seconds=time.monotonic() - started, coverage=referee.coverage(),
+        seconds=time.monotonic() - begun, coverage=referee.coverage(),
         draw_test=referee.bead_draws.result(), refill_test=referee.refill_test.result(),
         not_checked=() if referee.labelled else UNLABELLED_GAPS,
         transcript=tuple(referee.reader.transcript), game_log=tuple(referee.reader.game_log),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Final, NewType
 
 Cell = NewType("Cell", int)
@@ -44,6 +45,7 @@ def validate(board: str) -> Board:
     return board
 
 
+@cache
 def winner(board: Board) -> str | None:
     """The mark with three in a row, or None."""
     for a, b, c in LINES:

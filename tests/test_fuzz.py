@@ -29,6 +29,7 @@ import reference.study.pictures
 from reference.__main__ import main as reference_main
 
 import judge.cli
+import judge.launch
 import judge.leaderboard
 import judge.referee
 from judge.cli import main as judge_main
@@ -197,7 +198,7 @@ REPLAYS = st.one_of(
 def test_the_judge_never_fails_with_a_traceback(argv: list[str], manifest: bytes,
                                                  replay: bytes) -> None:
     with sandbox_folder() as folder, \
-            mock.patch.object(judge.referee, "start_program", stop), \
+            mock.patch.object(judge.launch, "start_program", stop), \
             mock.patch.object(judge.leaderboard, "judge_collection", stop):
         submission = folder / "submission"
         submission.mkdir()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import judge.cli
+import judge.launch
 import judge.referee
 from judge.cli import main
 
@@ -26,7 +27,7 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the judge starts a program."""
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
-    monkeypatch.setattr(judge.referee, "start_program", start)
+    monkeypatch.setattr(judge.launch, "start_program", start)
 
 
 def lines(capsys: pytest.CaptureFixture[str]) -> tuple[list[str], list[str]]:

@@ -160,3 +160,37 @@ def test_transcript_gets_its_verdict(path: Path) -> None:
     """Replaying a transcript through the referee reaches the verdict written in its header."""
     transcript = read_transcript(path)
     assert replay_verdict(transcript) == transcript.expect
+
+
+def later_games(transcript: Transcript, games: int, *items: tuple[str, str]) -> Transcript:
+    """The transcript with `games` games asked for and `items` said after its last line."""
+    return Transcript(((">", str(games)), *transcript.items[1:], *items), transcript.expect,
+                      transcript.end)
+
+
+def test_a_check_made_once_the_next_move_is_sent_reports_its_own_game() -> None:
+    """Game 2's learning is checked after game 3's first move is sent; the failure is still
+    game 2's, with game 2's log, and game 2 is not counted as played."""
+    learning = read_transcript(TRANSCRIPTS / "learning-win.txt")
+    transcript = later_games(learning, 3, ("<", "new game"), ("<", "X . ."), ("<", ". . ."),
+                             ("<", ". . ."), (">", "RR"))
+    session = TranscriptSession(transcript)
+    opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
+    referee = Referee(session, Manifest(command=("menace",)), Settings(games=3), opponent,
+                      Knowledge())
+    with pytest.raises(Stop) as stopped:
+        referee.run()
+    decision = decide(facts_from(stopped.value, session.close(), referee.place))
+    assert decision.line() == "wrong-answer learning"
+    assert decision.place.game == 2
+    assert session.position == len(transcript.items), "game 3's first move was sent"
+    assert referee.games_played == 1
+    log = referee.reader.game_log
+    assert log[0] == "< new game" and "> RL" in log and "> RR" not in log
+
+
+def test_a_pending_check_that_fails_wins_over_a_later_end_of_output() -> None:
+    """Output that ends after game 2's dump, one game early, is reported as game 2's learning
+    failure, which came first."""
+    transcript = later_games(read_transcript(TRANSCRIPTS / "learning-win.txt"), 3)
+    assert replay_verdict(transcript) == "wrong-answer learning"
