@@ -57,10 +57,10 @@ def test_self_play_and_pools_run_for_many_learners(engine: str) -> None:
 def test_the_vectorised_boxes_stay_sound_under_every_empty_box_rule() -> None:
     import numpy as np
 
-    from reference.study.learners import _Population, _Table, play_round
+    from reference.study.vectorised import _Population, _Table, play_round
 
     for rules in (CHALLENGE, MICHIE):
-        me = _Population(rules, X, 64)
+        me = _Population(rules, X, 64, 300)
         rival = _Table(perfect_opponent())
         legal = np.zeros((me.boxes, 9), dtype=bool)
         for box, empties in enumerate(me.label_empties):

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+Progress = Callable[[int], None]
+"""Told the number of games finished so far, by every learner together."""
 
 WIDTH = 30
 """Characters of the bar itself."""
