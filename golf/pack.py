@@ -1,20 +1,22 @@
-"""Pack a golfed answer: its source compressed with deflate, behind a few bytes that unpack it.
+"""Pack a golfed answer: its source compressed, behind a few bytes that unpack it.
 
     python3 golf/pack.py LANG       # golf/LANG/<source> -> golf/LANG-packed/<source>
     python3 golf/pack.py --all      # every language that can unpack
     python3 golf/pack.py --check    # exit 1 if a packed answer is stale or would change
 
-The packer tries every zlib setting (level, memory level, strategy), and zopfli when it is
-installed (`pip install zopfli`, a search tool only), and keeps the shortest packed file. A
-packed answer already in place that unpacks to the same plain source takes part in that
-contest: packing again never makes an answer longer, and gives the same bytes on a machine
-without zopfli. Ties go to the first candidate in a fixed order, so the result is
-deterministic.
+The packer tries every zlib setting (level, memory level, strategy) for a deflate stream; its
+searches add zopfli when it is installed (`pip install zopfli`, a search tool only) and, for
+JavaScript, whose Node.js decodes brotli as well, every setting of Node's brotli encoder. It
+keeps the shortest packed file. A packed answer already in place that unpacks to the same plain
+source takes part in that contest: packing again never makes an answer longer, and gives the
+same bytes without the searches. Ties go to the first candidate in a fixed order, so the result
+is deterministic.
 """
 
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import tomllib
 import zlib
@@ -23,16 +25,19 @@ from pathlib import Path
 
 GOLF = Path(__file__).resolve().parent
 ZOPFLI_ITERATIONS = (15, 50, 100, 250, 500, 1000)
+NODE_TIMEOUT = 120.0
+"""Seconds Node may take to search its brotli settings for one source (a few, on a busy machine)."""
 
 
-def raw_streams(plain: bytes, zopfli: bool = True) -> Iterator[bytes]:
-    """Raw deflate streams of `plain`: every zlib setting, then zopfli's (when installed)."""
+def raw_streams(plain: bytes, search: bool = True) -> Iterator[bytes]:
+    """Raw deflate streams of `plain`: every zlib setting, then, when `search` is on, zopfli's
+    (where it is installed)."""
     for level in range(1, 10):
         for memory in range(1, 10):
             for strategy in range(5):
                 packer = zlib.compressobj(level, zlib.DEFLATED, -15, memory, strategy)
                 yield packer.compress(plain) + packer.flush()
-    if not zopfli:
+    if not search:
         return
     try:
         zopfli_module = importlib.import_module("zopfli.zopfli")
@@ -117,18 +122,135 @@ def _php(raw: bytes, plain: bytes) -> bytes:
     return b"<?=eval('?>'.gzinflate(" + single_quoted(raw) + b"));"
 
 
-JS_STUB = "eval(''+require('zlib').inflateRawSync(require('fs').readFileSync(__filename).slice({})))//"
+JS_DEFLATE_STUB = "eval(''+(r=require)('zlib').inflateRawSync(r('fs').readFileSync(__filename).slice({})))"
+JS_BROTLI_STUB = (b"1+\v"
+                  b"eval(''+(r=require)('zlib').brotliDecompressSync(r('fs').readFileSync(process.argv[1])))")
+"""Both as bytes and as brotli: `1` (window bits, then a meta-block that is not the last),
+`+` (that meta-block holds metadata, whose length takes one byte), and the vertical tab (its
+length: 8 x 11 + 2 = 90 bytes) make brotli skip the 90 bytes that follow, the code and the
+comment's opening, so the answer can decode its whole file."""
+JS_BROTLI_SKIP = 90
+JS_LINE_ENDS = (b"\n", b"\r", "\u2028".encode(), "\u2029".encode())
+JS_COMMENT = (b"//", b"")
+JS_BLOCK_COMMENT = (b"/*", b"*/")
+
+
+def _javascript_comment(raw: bytes) -> tuple[bytes, bytes] | None:
+    """The comment the stream can sit in: a line comment where it holds no line terminator,
+    else a block comment where it holds no `*/`, else none."""
+    if not any(t in raw for t in JS_LINE_ENDS):
+        return JS_COMMENT
+    return None if b"*/" in raw else JS_BLOCK_COMMENT
 
 
 def _javascript(raw: bytes, plain: bytes) -> bytes | None:
-    """The stream after a line comment: it must hold no line terminator."""
-    if any(t in raw for t in (b"\n", b"\r", "\u2028".encode(), "\u2029".encode())):
+    """The deflate stub, then the stream in a comment; the stub reads it from its own file."""
+    comment = _javascript_comment(raw)
+    if comment is None:
         return None
-    offset = len(JS_STUB.format(0))
-    while len(JS_STUB.format(offset)) != offset:
-        offset = len(JS_STUB.format(offset))
-    stub = JS_STUB.format(offset)
-    return stub.encode() + raw
+    offset = 0
+    while len(JS_DEFLATE_STUB.format(offset)) + len(comment[0]) != offset:
+        offset = len(JS_DEFLATE_STUB.format(offset)) + len(comment[0])
+    return JS_DEFLATE_STUB.format(offset).encode() + comment[0] + raw + comment[1]
+
+
+def _javascript_brotli(body: bytes) -> bytes | None:
+    """The brotli stub, then the rest of a brotli stream (see `brotli_bodies`) in a comment."""
+    comment = _javascript_comment(body)
+    return None if comment is None else JS_BROTLI_STUB + comment[0] + body + comment[1]
+
+
+def brotli_bodies(stream: bytes) -> list[bytes]:
+    """A brotli stream without its window size (the stub gives one): the bits after it moved
+    down to start a byte, ending at its last byte that is not zero, or one or two zeros later
+    (the decoder may read those)."""
+    value = int.from_bytes(stream, "little")
+    header = 1 if not value & 1 else 4 if value >> 1 & 7 else 7
+    body = (value >> header).to_bytes(len(stream), "little").rstrip(b"\0")
+    return [body, body + b"\0", body + b"\0\0"]
+
+
+def _javascript_unpacked(packed_file: bytes) -> bytes | None:
+    """The plain source of a packed JavaScript answer: inflated from behind the deflate stub,
+    or the whole file decoded as brotli, as the brotli stub decodes it."""
+    if packed_file.startswith(JS_BROTLI_STUB):
+        start = len(JS_BROTLI_STUB) + 2
+        block = packed_file[start - 2:start] == JS_BLOCK_COMMENT[0]
+        body = packed_file[start:-2] if block else packed_file[start:]
+        plain = node_brotli_decoded([packed_file])[0]
+        return plain if plain is not None and _javascript_brotli(body) == packed_file else None
+    stub = JS_DEFLATE_STUB.split("slice(")[0].encode()
+    if not packed_file.startswith(stub):
+        return None
+    start = packed_file.index(b")))", len(stub)) + 5
+    block = packed_file[start - 2:start] == JS_BLOCK_COMMENT[0]
+    raw = packed_file[start:-2] if block else packed_file[start:]
+    plain = _inflated(raw)
+    return plain if plain is not None and _javascript(raw, plain) == packed_file else None
+
+
+def _javascript_brotli_candidates(plain: bytes) -> list[bytes]:
+    """Packed files with the brotli stub, from every stream of Node's encoder, that Node
+    decodes to `plain`."""
+    files = [f for stream in node_brotli_streams(plain) for body in brotli_bodies(stream)
+             if (f := _javascript_brotli(body))]
+    return [f for f, text in zip(files, node_brotli_decoded(files), strict=True) if text == plain]
+
+
+def _inflated(raw: bytes) -> bytes | None:
+    try:
+        return zlib.decompress(raw, -15)
+    except zlib.error:
+        return None
+
+
+NODE_BROTLI_SEARCH = """
+const z=require('zlib'),P=z.constants,plain=require('fs').readFileSync(0),seen=new Set;
+for(const mode of [0,1,2])for(let lgwin=10;lgwin<25;lgwin++)for(const postfix of [0,1,2,3])
+for(const direct of [0,1,4,15])for(const flat of [0,1]){
+  const stream=z.brotliCompressSync(plain,{params:{[P.BROTLI_PARAM_QUALITY]:11,
+    [P.BROTLI_PARAM_MODE]:mode,[P.BROTLI_PARAM_LGWIN]:lgwin,[P.BROTLI_PARAM_NPOSTFIX]:postfix,
+    [P.BROTLI_PARAM_NDIRECT]:direct<<postfix,
+    [P.BROTLI_PARAM_DISABLE_LITERAL_CONTEXT_MODELING]:flat}}).toString('hex');
+  if(!seen.has(stream))seen.add(stream),console.log(stream)}
+"""
+"""Prints, one per line in hexadecimal, the distinct brotli streams of stdin over Node's encoder
+settings: mode, window, distance postfix bits and direct distance codes, literal context
+modelling on and off, all at the best quality."""
+
+NODE_BROTLI_DECODE = """
+for(const line of require('fs').readFileSync(0,'latin1').split('\\n').filter(l=>l))
+  try{console.log('='+require('zlib').brotliDecompressSync(Buffer.from(line,'hex')).toString('hex'))}
+  catch(e){console.log('-')}
+"""
+"""Decodes each line of stdin, a brotli file in hexadecimal, as the answer does; prints `=` and
+the result in hexadecimal, or `-` where it cannot be decoded."""
+
+
+def node_brotli_streams(plain: bytes) -> list[bytes]:
+    """Brotli streams of `plain` from Node's own encoder (none where Node is missing)."""
+    found = _node(NODE_BROTLI_SEARCH, plain)
+    return [] if found is None else [bytes.fromhex(line) for line in found.split()]
+
+
+def node_brotli_decoded(files: list[bytes]) -> list[bytes | None]:
+    """Each file decoded by Node's brotli decoder, as the answer decodes itself (None where it
+    cannot be, or where Node is missing)."""
+    found = _node(NODE_BROTLI_DECODE, b"".join(f.hex().encode() + b"\n" for f in files))
+    lines = found.split() if found is not None else []
+    if len(lines) != len(files):
+        lines = ["-"] * len(files)
+    return [None if line == "-" else bytes.fromhex(line[1:]) for line in lines]
+
+
+def _node(script: str, stdin: bytes) -> str | None:
+    """What a Node script prints for `stdin`, or None where Node is missing or fails."""
+    try:
+        done = subprocess.run(["node", "-e", script], input=stdin, check=True,
+                              capture_output=True, timeout=NODE_TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.decode()
 
 
 PACKERS: dict[str, PackedForm] = {
@@ -164,10 +286,13 @@ def packed_manifest(language: str) -> str:
     return text.replace(f'language = "{name}"', f'language = "{name}, packed"', 1)
 
 
-def packed(language: str, plain: bytes, current: bytes | None = None, zopfli: bool = True) -> bytes:
-    """The shortest packed file for `plain`; `current`, if it unpacks to `plain`, competes."""
+def packed(language: str, plain: bytes, current: bytes | None = None, search: bool = True) -> bytes:
+    """The shortest packed file for `plain`; `current`, if it unpacks to `plain`, competes.
+    `search` adds the slow searches: zopfli, and for JavaScript Node's brotli encoder."""
     form = PACKERS[language]
-    candidates = [f for f in (form(raw, plain) for raw in raw_streams(plain, zopfli)) if f]
+    candidates = [f for f in (form(raw, plain) for raw in raw_streams(plain, search)) if f]
+    if language == "javascript" and search:
+        candidates += _javascript_brotli_candidates(plain)
     if current is not None and unpacked(language, current) == plain:
         candidates.insert(0, current)
     if not candidates:
@@ -177,12 +302,11 @@ def packed(language: str, plain: bytes, current: bytes | None = None, zopfli: bo
 
 def unpacked(language: str, packed_file: bytes) -> bytes | None:
     """The plain source a packed file unpacks to, read back the way the packer wrote it."""
+    if language == "javascript":
+        return _javascript_unpacked(packed_file)
     for raw in _streams_in(language, packed_file):
-        try:
-            plain = zlib.decompress(raw, -15)
-        except zlib.error:
-            continue
-        if PACKERS[language](raw, plain) == packed_file:
+        plain = _inflated(raw)
+        if plain is not None and PACKERS[language](raw, plain) == packed_file:
             return plain
     return None
 
@@ -207,8 +331,6 @@ def _streams_in(language: str, packed_file: bytes) -> Iterator[bytes]:
             text.append(body[i])
             i += 1
         yield bytes(text) if language == "php" else bytes(text)[2:-4]
-    elif language == "javascript":
-        yield packed_file[packed_file.index(b"//") + 2:]
 
 
 def main(argv: list[str]) -> int:
