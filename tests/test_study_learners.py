@@ -13,6 +13,7 @@ from reference.rules import CHALLENGE, MICHIE
 from reference.study.evaluation import exact_odds
 from reference.study.learners import numpy_available, train_learners
 from reference.study.opponents import perfect_opponent, random_opponent
+from reference.tables import box_table
 
 ENGINES = ["python", pytest.param("numpy", marks=pytest.mark.skipif(
     not numpy_available(), reason="numpy is not installed (the optional extra 'fast')"))]
@@ -63,8 +64,8 @@ def test_the_vectorised_boxes_stay_sound_under_every_empty_box_rule() -> None:
         me = _Population(rules, X, 64, 300)
         rival = _Table(perfect_opponent())
         legal = np.zeros((me.boxes, 9), dtype=bool)
-        for box, empties in enumerate(me.label_empties):
-            legal[box, empties[:me.label_empty_counts[box]]] = True
+        for box, empties in enumerate(box_table(X).label_empties):
+            legal[box, list(empties)] = True
         rng = np.random.default_rng(0)
         for _ in range(300):
             me.learn(play_round((me, rival), 64, rng))

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from reference.board import O, X
+from reference.menace import initial_contents
 from reference.outcome import Outcome
 from reference.positions import outcome_codes
 from reference.rules import CHALLENGE, MAX_BEADS, MICHIE, EmptyBox, Rules
@@ -35,16 +36,31 @@ def test_beads_are_drawn_in_exact_proportion_to_their_counts(games: int) -> None
     per_bead = 50
     k = per_bead * sum(BEADS)
     me = _Population(CHALLENGE, X, k, games)
-    me.counts[:k, :9] = BEADS  # box 0 (the empty board) of every learner
+    me.counts[:k, :9] = BEADS  # box 0 (the empty board, whose slots are its squares)
     uniform = (np.arange(k) + 0.5) / k
-    after = me.move(np.zeros(k, dtype=np.intp), uniform, np.random.default_rng(0))
+    after = me.move(np.zeros(k, dtype=np.intp), uniform, np.random.default_rng(0), 9)
     squares = me.drawn[0] % me.width
     assert np.bincount(squares, minlength=9).tolist() == [per_bead * b for b in BEADS]
     assert after.tolist() == [box_table(X).after_bead[0][s] for s in squares]
     two = _Population(CHALLENGE, X, 2, games)
     two.counts[:2, :9] = BEADS
-    two.move(np.zeros(2, dtype=np.intp), np.array([0.0, 1 - 2 ** -53]), np.random.default_rng(0))
+    two.move(np.zeros(2, dtype=np.intp), np.array([0.0, 1 - 2 ** -53]), np.random.default_rng(0), 9)
     assert (two.drawn[0] % two.width).tolist() == [0, 8]  # the first and the last square held
+
+
+@pytest.mark.parametrize("player", [X, O])
+def test_each_slot_holds_the_beads_of_its_square_and_leads_where_that_square_does(player: str) -> None:
+    me = _Population(MICHIE, player, 3, 10)  # 4, 3, 2 and 1 beads a move: slots tell apart
+    table = box_table(player)
+    start = me.beads()
+    for box, beads in enumerate(initial_contents(MICHIE, player).values()):
+        assert (start[:, box] == np.bincount(beads, minlength=9)).all()
+    for p, box in enumerate(table.box_at):
+        if box >= 0:
+            empties = table.label_empties[box]
+            assert me.label_empties[box, :len(empties)].tolist() == list(empties)
+            assert [int(me.after_flat[p * 9 + slot]) for slot in range(len(empties))] == [
+                table.after_bead[p][square] for square in empties]
 
 
 @pytest.mark.parametrize("player", [X, O])
@@ -77,10 +93,11 @@ def test_after_each_game_only_the_drawn_squares_change_as_the_rules_say(
         expected = before.copy()
         emptied = np.zeros((k, me.boxes), dtype=bool)
         for move, flat in enumerate(drawn):
-            row, square = np.divmod(flat, me.width)
+            row, slot = np.divmod(flat, me.width)
             box, learner = np.divmod(row, k)
             real = box < me.boxes  # not a sink: the game was on and the box held beads
-            box, learner, square = box[real], learner[real], square[real]
+            box, learner = box[real], learner[real]
+            square = me.label_empties[box, slot[real]]
             assert (moves[box] == move).all()
             assert (before[learner, box, square] >= 1).all()
             expected[learner, box, square] += np.array(change)[result[learner]]

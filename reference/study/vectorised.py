@@ -70,13 +70,16 @@ class _Table:
         self.options = _counts(table).astype(np.float64)
         """For each position, how many options it has, as a float to scale uniform numbers by."""
 
-    def move(self, pos: Ints, uniform: Floats, rng: np.random.Generator) -> Ints:
+    def move(self, pos: Ints, uniform: Floats, rng: np.random.Generator, empty: int) -> Ints:
         """The positions after this opponent's moves from `pos` (a finished game stays put)."""
         pick = (uniform * self.options[pos]).astype(np.intp)
         pick += pos * 9
         moved: Ints = self.choices_flat[pick]
         return moved
 
+
+ROW_BYTES = 32
+"""The size of row that numpy's take copies fastest (it has fast paths up to 32 bytes)."""
 
 SINK_BEADS = 1
 """The beads on each square of a sink box, which a learner whose game is over draws from.
@@ -101,13 +104,15 @@ def bead_dtype(rules: Rules, games: int) -> np.dtype[np.signedinteger[Any]]:
 
 
 class _Population:
-    """K MENACEs of one player under the same rules, their beads counted per box, learner and square.
+    """K MENACEs of one player under the same rules, their beads counted per box, learner and slot.
 
-    The counts are box-major (row `box * k + learner`), so the learners drawing at one ply read
-    rows that lie close together. A drawn bead stays counted in its box until the game is learnt
-    from: each box is drawn from at most once a game, so no draw can tell, and a box whose last
-    bead is drawn is refilled at once, as the rules say. Block `boxes` holds each learner's sink,
-    drawn from once its game is over, so that every ply treats all K learners alike.
+    A bead is held as its slot: the index of its square among the label's empty squares, so that
+    at ply p, with 9 - p squares empty, only the first 9 - p counts of a row matter. The counts
+    are box-major (row `box * k + learner`), so the learners drawing at one ply read rows that lie
+    close together. A drawn bead stays counted in its box until the game is learnt from: each box
+    is drawn from at most once a game, so no draw can tell, and a box whose last bead is drawn is
+    refilled at once, as the rules say. Block `boxes` holds each learner's sink, drawn from once
+    its game is over, so that every ply treats all K learners alike.
     """
 
     def __init__(self, rules: Rules, player: str, k: int, games: int) -> None:
@@ -119,15 +124,23 @@ class _Population:
         self.boxes = boxes
         self.k = k
         self.dtype = bead_dtype(rules, games)
-        self.width = 16 if self.dtype.itemsize == 2 else 9
-        """Counts a row holds: 16 for 16-bit counts, a 32-byte row that numpy's take copies fastest."""
+        most = max(len(empties) for empties in table.label_empties)
+        self.width = max(most, ROW_BYTES // self.dtype.itemsize)
+        """Counts a row holds: a 32-byte row, which numpy's take copies fastest, where they fit."""
+        self.label_empties = np.zeros((boxes, 9), dtype=np.intp)
+        """For each box and slot, the square of the label that the slot stands for."""
+        for box, empties in enumerate(table.label_empties):
+            self.label_empties[box, :len(empties)] = empties
+        self.slot_squares = np.array([(box, slot, square) for box, empties in enumerate(
+            table.label_empties) for slot, square in enumerate(empties)], dtype=np.intp).T
+        """Every box's slots: three rows, of boxes, of slots and of the squares they stand for."""
         start = np.zeros((boxes + 1, self.width), dtype=self.dtype)
         for box, beads in enumerate(initial_contents(rules, player).values()):
             for bead in beads:
-                start[box, bead] += 1
+                start[box, table.label_empties[box].index(bead)] += 1
         start[boxes] = SINK_BEADS
         self.counts = np.repeat(start, k, axis=0)  # row box * k + learner
-        self.flat = self.counts.reshape(-1)  # the same beads, indexed row * width + square
+        self.flat = self.counts.reshape(-1)  # the same beads, indexed row * width + slot
         self.sinks = self.counts[boxes * k:]
         self.learner = np.arange(k, dtype=np.intp)
         box_at = np.full(positions + POSITIONS_PLUS, boxes, dtype=np.intp)
@@ -138,50 +151,51 @@ class _Population:
         after[:] = np.arange(positions + POSITIONS_PLUS)[:, None]  # a finished game stays put
         for p, row in enumerate(table.after_bead):
             if row:
-                after[p] = row
+                empties = table.label_empties[table.box_at[p]]
+                after[p, :len(empties)] = [row[square] for square in empties]
         self.after_flat = after.reshape(-1)
-        """For each position and bead (index p * 9 + bead), the position after it."""
+        """For each position and slot (index p * 9 + slot), the position after the bead of that slot."""
         forced = np.arange(positions + POSITIONS_PLUS, dtype=np.intp)
         forced[:positions] = [f if f >= 0 else p for p, f in enumerate(table.forced)]
         self.forced = forced
         """For each position with one square left and this player to move, the position after it."""
-        self.label_empties = np.zeros((boxes, 9), dtype=np.intp)
-        self.label_empty_counts = np.array([len(e) for e in table.label_empties], dtype=np.intp)
-        for box, empties in enumerate(table.label_empties):
-            self.label_empties[box, :len(empties)] = empties
         self.results, self.legal = _graph_arrays()
         self.legal_counts = _counts(legal_successors())
         self.resigned = positions + (0 if player == X else 1)
         """The position that stands for this player having resigned."""
         self.change = np.array(beads_returned(rules, player), dtype=self.dtype) - 1
-        """By Result code, the beads a drawn square gains when the game is learnt from (-1: lost)."""
+        """By Result code, the beads a drawn slot gains when the game is learnt from (-1: lost)."""
         self.refill = rules.empty_box is EmptyBox.REFILL
         self.resign = rules.empty_box is EmptyBox.RESIGN
         self.refill_beads = rules.refill_beads
         self.empty_met = 0
         """How often a learner found its box empty since this count was last cleared."""
         self.drawn: list[Ints] = []
-        """The square drawn at each ply of this game, by learner (index row * width + square)."""
+        """The slot drawn at each ply of this game, by learner (index row * width + slot)."""
 
     def beads(self) -> NDArray[np.signedinteger[Any]]:
         """The beads of every learner's boxes, by learner, box and square (the sinks left out)."""
-        boxes = self.counts[:self.boxes * self.k, :9].reshape(self.boxes, self.k, 9)
-        return boxes.transpose(1, 0, 2)
+        slots = self.counts[:self.boxes * self.k].reshape(self.boxes, self.k, self.width)
+        boxes, slot, square = self.slot_squares
+        squares = np.zeros((self.k, self.boxes, 9), dtype=self.dtype)
+        squares[:, boxes, square] = slots[boxes, :, slot].T
+        return squares
 
-    def move(self, pos: Ints, uniform: Floats, rng: np.random.Generator) -> Ints:
-        """The positions after every learner draws a bead at `pos` (a finished game draws from its sink).
+    def move(self, pos: Ints, uniform: Floats, rng: np.random.Generator, empty: int) -> Ints:
+        """The positions after every learner draws a bead at `pos`, where `empty` squares are
+        empty (a finished game draws from its sink).
 
-        Each learner takes the first square whose running count of beads exceeds `uniform` times
+        Each learner takes the first slot whose running count of beads exceeds `uniform` times
         the beads in its box, so each square's chance is its share of the beads.
         """
         rows = self.row_at[pos]
         rows += self.learner
-        # The rows gathered and turned to one row per square, so that the running sums and the
+        # The rows gathered and turned to one row per slot, so that the running sums and the
         # comparisons run along the learners, which numpy does fastest.
-        running = np.take(self.counts, rows, axis=0)[:, :9].T.copy()
-        for square in range(1, 9):
-            np.add(running[square - 1], running[square], out=running[square])
-        total = running[8]
+        running = np.take(self.counts, rows, axis=0)[:, :empty].T.copy()
+        for slot in range(1, empty):
+            np.add(running[slot - 1], running[slot], out=running[slot])
+        total = running[-1]
         dry_new = None
         if not self.refill and not total.all():  # empty boxes, possible unless the rules refill them
             dry = np.flatnonzero(total == 0)
@@ -192,30 +206,26 @@ class _Population:
                 pick = (rng.random(dry.size) * self.legal_counts[pos[dry]]).astype(np.intp)
                 dry_new = self.legal[pos[dry], pick]
             rows[dry] = self.boxes * self.k + dry
-            running[:, dry] = np.arange(1, 10, dtype=self.dtype)[:, None] * SINK_BEADS
+            running[:, dry] = np.arange(1, empty + 1, dtype=self.dtype)[:, None] * SINK_BEADS
         draw = (uniform * total).astype(self.dtype)
-        bead = (running[:8] <= draw).sum(axis=0, dtype=np.uint8)
+        slot = (running[:-1] <= draw).sum(axis=0, dtype=np.uint8)
         if self.refill and (emptied := np.flatnonzero(total == 1)).size:
-            self._refill(rows[emptied], rng)
+            self._refill(rows[emptied], empty, rng)
         rows *= self.width
-        rows += bead
+        rows += slot
         self.drawn.append(rows)
         after = pos * 9
-        after += bead
+        after += slot
         new: Ints = self.after_flat[after]
         if dry_new is not None:
             new[dry] = dry_new
         return new
 
-    def _refill(self, rows: Ints, rng: np.random.Generator) -> None:
-        """Put `refill_beads` beads into each of these rows, each on a random empty square of its label."""
-        boxes = rows // self.k
-        empties = self.label_empties[boxes]
-        n = self.label_empty_counts[boxes]
+    def _refill(self, rows: Ints, empty: int, rng: np.random.Generator) -> None:
+        """Put `refill_beads` beads into each of these rows, each in a random one of its `empty` slots."""
         for _ in range(self.refill_beads):
-            pick = (rng.random(rows.size) * n).astype(np.intp)
-            squares = empties[np.arange(rows.size), pick]
-            self.counts[rows, squares] += 1
+            pick = (rng.random(rows.size) * empty).astype(np.intp)
+            self.counts[rows, pick] += 1
 
     def forced_move(self, pos: Ints) -> Ints:
         """The positions after every learner's forced move (one square left; a finished game stays)."""
@@ -244,10 +254,10 @@ def play_round(movers: tuple[Mover, Mover], learners: int, rng: np.random.Genera
     uniforms = rng.random((8, learners))
     position = np.zeros(learners, dtype=np.intp)
     for ply in range(8):
-        position = movers[ply % 2].move(position, uniforms[ply], rng)
+        position = movers[ply % 2].move(position, uniforms[ply], rng, 9 - ply)
     x = movers[0]
     position = x.forced_move(position) if isinstance(x, _Population) else x.move(
-        position, rng.random(learners), rng)
+        position, rng.random(learners), rng, 1)
     results: Ints = _graph_arrays()[0][position]
     return results
 
