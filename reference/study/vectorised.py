@@ -289,7 +289,7 @@ def train_vectorised(
     seed: int | None, progress: Progress | None,
 ) -> Curve:
     """Train `learners` fresh MENACEs for `games` games each, game g of every learner at once; their curve."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.Generator(np.random.SFC64(seed))  # draws uniforms faster than the default
     other = O if player == X else X
     me = _Population(rules, player, learners, games)
     pool: list[_Population | _Table] = [
