@@ -108,6 +108,7 @@ def test_after_each_game_only_the_drawn_squares_change_as_the_rules_say(
         assert (extra[emptied] >= 0).all() and (extra[emptied].sum(axis=1) == 3).all()
         assert not extra[:, ~legal].any()
         refilled += int(emptied.sum())
+    assert (me.box_beads(np.arange(me.boxes)) == me.beads().sum(axis=2).T).all()
     if rules.empty_box is EmptyBox.REFILL:
         assert refilled > 0
     else:

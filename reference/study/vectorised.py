@@ -181,6 +181,12 @@ class _Population:
         squares[:, boxes, square] = slots[boxes, :, slot].T
         return squares
 
+    def box_beads(self, boxes: Ints) -> Ints:
+        """How many beads each learner holds in each of these boxes, by box and learner."""
+        rows = self.counts[:self.boxes * self.k].reshape(self.boxes, self.k, self.width)
+        held: Ints = rows[boxes].sum(axis=2, dtype=np.intp)
+        return held
+
     def move(self, pos: Ints, uniform: Floats, rng: np.random.Generator, empty: int) -> Ints:
         """The positions after every learner draws a bead at `pos`, where `empty` squares are
         empty (a finished game draws from its sink).
@@ -327,9 +333,8 @@ def train_vectorised(
         m: Band(games=tuple(marks), low=tuple(lo for lo, _ in v), high=tuple(hi for _, hi in v))
         for m, v in band_values.items()
     } if marks else {}
-    first_moves = np.array(box_table(player).move_numbers) == 0
-    beads = me.beads().sum(axis=2)
-    dry = int((beads[:, first_moves] == 0).any(axis=1).sum())
+    first_moves = np.flatnonzero(np.array(box_table(player).move_numbers) == 0)
+    dry = int((me.box_beads(first_moves) == 0).any(axis=0).sum())
     wins, draws, losses = (tuple(int(c) for c in by_result[:, code]) for code in codes)
     return Curve(
         first_move_dry=dry, learners=learners, wins=wins, draws=draws, losses=losses,
