@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from reference.board import CELLS, EMPTY_BOARD, Board, Cell, X, play
 from reference.console import Console
-from reference.loop import Match, first_option, play_games
+from reference.loop import Match, play_games
 from reference.menace import Menace
 from reference.notation import (
     InvalidMoveTextError,
@@ -99,7 +99,7 @@ def play_game(menace: Menace, player: Player, match: Match) -> Outcome:
     console = player.console
     console.show("new game")
     player.board = EMPTY_BOARD
-    played = play_games([match], 1, menace.rng.random, choose=first_option)
+    played = play_games([match], 1, menace.draws)
     graph = position_graph()
     if graph.results[played.last_position] is Result.ONGOING:
         console.say("MENACE's box for this position is empty: MENACE resigns.")

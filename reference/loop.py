@@ -1,24 +1,38 @@
 """The one game loop: every game a MENACE plays, against a person, an opponent given as data or another MENACE.
 
-The rules are data. A `Match` merges the two sides into tables indexed by position: at each
-position the side to move either draws a bead from its box (`beads_at`, then `after_bead`) or
-picks one of its options, each equally likely (`options`). The loop itself never asks who is to
-move. A move's result is a step: the position it leads to, or that position's complement
-(`~p`, below zero) once the game is over there, so one sign test ends a game. A MENACE's forced
-move (one square left, no box) is folded into the step that leads to it: it draws nothing.
+The rules are data. A `Match` merges the two sides into tables indexed by position, and a
+`Plan` binds them to the draws of one generator. The loop stops only where a MENACE draws a
+bead: each bead of each box leads straight on to the next position where a MENACE draws (the
+opponent's move, drawn in C from a stream of numbers, and a MENACE's forced last move folded
+in), or to a finished position's complement `~p`, below zero, so one sign test ends a game.
+
+A drawn bead goes back into its box at once with one more of its square, as after the
+challenge's win (see `reference.beads`); when the game ends otherwise, `settle` gives it what
+the result returns. The lists end in the order the plain rules leave them in, and every number
+is drawn from the same `Draws` in the same order as `Menace.move` draws it, so the loop plays
+the plain rules' games exactly.
+
+What keeps the loop fast, in CPython 3.11: each draw of a bead is one `next` on a stream of
+small ints cut in C (for a box of fewer than 256 beads); the opponent's move is a `next` on a
+`map` over a list's `__getitem__`, all in C; the loop's conditional jumps stay short enough
+for the interpreter to specialise the comparisons before them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import cycle, islice
-from typing import Protocol, cast, runtime_checkable
+from itertools import cycle, islice, repeat
+from typing import NamedTuple, Protocol, cast, runtime_checkable
 
-from reference.board import EMPTY, Cell, X
+from reference.beads import AT_ONCE, put_back, settle, take_out
+from reference.board import EMPTY, Cell, O, X
+from reference.boxes import BoxId
+from reference.draws import SMALL, Draws
 from reference.outcome import Outcome
 from reference.positions import (
+    POSITIONS,
     OpponentTable,
     PositionId,
     Result,
@@ -30,10 +44,10 @@ from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
 
 Step = int
-"""Where a move leads: a position's id, or its complement `~id` (below zero) when the game is over there."""
+"""Where the game goes on: a position where a MENACE draws, or `~id` (below zero) of the position where it is over."""
 
-Chance = Callable[[], float]
-"""A source of numbers uniform in [0, 1), such as `random.Random().random`."""
+Onward = Iterator[Step]
+"""The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
 
 
 @runtime_checkable
@@ -60,11 +74,6 @@ Side = Learner | Person | OpponentTable
 """One side of a match: a MENACE, a person, or an opponent given as data."""
 
 
-def first_option() -> float:
-    """The chance for sides that never have more than one option (a person): always the first."""
-    return 0.0
-
-
 @cache
 def final_results() -> tuple[int, ...]:
     """For each position, the `Result` of a game that stops there: a resignation where play goes on."""
@@ -84,54 +93,79 @@ def beads_returned(rules: Rules, player: str) -> list[int]:
     return returned
 
 
+FEW: Iterator[int] = iter(())
+"""The loop's stream for a box of fewer than two beads: it stops at once, for the rare path."""
+
+NO_BEADS: list[Cell] = []
+"""The beads at a position where no MENACE draws: none, and never drawn from."""
+
+
 class _Hand:
-    """A MENACE's side of a match: its beads drawn this game, and what it does with an empty box."""
+    """A MENACE's side of a match: its rules, its boxes by position and what each result returns."""
 
     def __init__(self, menace: Learner, learner: bool) -> None:
         self.menace = menace
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
-        self.kept: list[tuple[list[Cell], Cell]] = []
-        """The beads drawn this game, kept aside: for each draw, the box's bead list and the bead."""
         self.returned = beads_returned(menace.rules, menace.player)
         self.table = box_table(menace.player)
 
 
-def _arrivals(results: Sequence[Result], hand_at: Sequence[_Hand | None]) -> list[Step]:
-    """For each position, the step for arriving there: the position itself, or its complement
-    where the game is over, or (for a MENACE with one square left) the finished position after
-    its forced move."""
-    steps = []
-    for position, (result, hand) in enumerate(zip(results, hand_at, strict=True)):
-        if result is not Result.ONGOING:
-            steps.append(~position)
-        elif hand is not None and hand.table.box_at[position] < 0:
-            steps.append(~hand.table.forced[position])  # one square left: the game ends there
-        else:
-            steps.append(position)
-    return steps
+class Plan(NamedTuple):
+    """A match bound to one generator's draws: what the loop reads, in the order it reads it."""
+
+    match: Match
+    opening: Onward
+    """The steps that start a game: where the first MENACE to move draws."""
+    beads_at: list[list[Cell]]
+    """For each position, the live beads of the box its MENACE draws from there (NO_BEADS elsewhere)."""
+    after: list[tuple[Onward, ...]]
+    """For each position where a MENACE draws, for each bead (in the label's frame), what follows."""
+    places: list[int]
+    """For each position where a MENACE drew this game, the place in its list of the bead drawn."""
+    settles: tuple[bool, ...]
+    """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
 
 
-def _as_table(side: _Hand | Side) -> OpponentTable | None:
-    """The side as an opponent given as data, or None for a MENACE or a person."""
-    return None if isinstance(side, _Hand | Learner | Person) else side
+class _Asker:
+    """A person's moves as steps: the person chooses, the match says where the game goes on."""
+
+    def __init__(self, person: Person, steps: Sequence[Step]) -> None:
+        self.person, self.steps = person, steps
+
+    def step(self, position: PositionId) -> Step:
+        """The step after the person's move from `position`."""
+        return self.steps[self.person.choose(position)]
 
 
-NOWHERE: list[tuple[list[Cell], Cell]] = []
-"""Where a bead drawn at a position with no box would be kept: never used."""
+@cache
+def _turns(player: str) -> tuple[PositionId, ...]:
+    """The positions where `player` is to move and the game goes on."""
+    graph = position_graph()
+    odd = player == X  # X moves when an odd number of squares is empty
+    return tuple(p for p, (board, result) in enumerate(zip(graph.boards, graph.results, strict=True))
+                 if result is Result.ONGOING and (board.count(EMPTY) % 2 == 1) == odd)
 
 
-class _Asking:
-    """A person's options at one position: a single option, whatever the person chooses."""
+@cache
+def _draws_at(player: str) -> tuple[tuple[PositionId, BoxId], ...]:
+    """Each position where `player`'s MENACE draws a bead, with the box it draws from."""
+    box_at = box_table(player).box_at
+    return tuple((p, box_at[p]) for p in _turns(player) if box_at[p] >= 0)
 
-    def __init__(self, person: Person, position: PositionId, step: Callable[[PositionId], Step]):
-        self.person, self.position, self.step = person, position, step
 
-    def __len__(self) -> int:
-        return 1
+@cache
+def _forced_at(player: str) -> tuple[tuple[PositionId, PositionId], ...]:
+    """Each position where `player` has one square left, with the finished position after it."""
+    forced = box_table(player).forced
+    return tuple((p, forced[p]) for p in _turns(player) if forced[p] >= 0)
 
-    def __getitem__(self, index: int) -> Step:
-        return self.step(self.person.choose(self.position))
+
+@cache
+def _arrival_steps() -> tuple[Step, ...]:
+    """For each position, the step for arriving there when no forced move follows."""
+    return tuple(~p if result is not Result.ONGOING else p
+                 for p, result in enumerate(position_graph().results))
 
 
 class Match:
@@ -141,71 +175,98 @@ class Match:
         """The match of `learner` against `opponent`, who plays the other mark."""
         if isinstance(opponent, Learner) and opponent.player == learner.player:
             raise ValueError(f"a MENACE opponent must play the other mark than {learner.player}")
-        graph = position_graph()
         first = _Hand(learner, True)
         second = _Hand(opponent, False) if isinstance(opponent, Learner) else None
         self.hands = (first,) if second is None else (first, second)
-        self.learning = tuple((hand.kept, hand.returned) for hand in self.hands)
-        """For each MENACE of the match, the beads it drew this game and how many go back per Result."""
-        x_side = first if learner.player == X else second or opponent
-        o_side = second or opponent if learner.player == X else first
-        movers = [x_side if board.count(EMPTY) % 2 else o_side for board in graph.boards]
-        self._hand_at = [side if isinstance(side, _Hand) else None for side in movers]
-        self.steps = _arrivals(graph.results, self._hand_at)
-        """For each position, the step for arriving there (see `step`)."""
-        step = self.steps.__getitem__
-        self.beads_at: list[list[Cell] | None] = []
-        """For each position, the beads of the box the side to move draws from there, or None."""
-        self.after_bead: list[tuple[Step, ...]] = []
-        """For each position with a box, the step each bead leads to (beads in the label's frame)."""
-        self.options: list[Sequence[Step] | _Asking] = []
-        """For each position without a box, the steps the side to move picks from, each equally
-        likely; for a MENACE's box, the legal steps it picks from once the box is empty."""
-        self.keep_aside: list[list[tuple[list[Cell], Cell]]] = []
-        """For each position with a box, where a drawn bead goes until the game ends."""
-        self.tables = (self.beads_at, self.after_bead, self.options, self.keep_aside)
-        """The four tables the loop reads, in one tuple."""
-        legal = legal_successors()
-        tables = {id(side): _as_table(side) for side in (x_side, o_side)}
-        for p, (side, hand) in enumerate(zip(movers, self._hand_at, strict=False)):
-            box = hand.table.box_at[p] if hand is not None else -1
-            if hand is not None and box >= 0:
-                self.beads_at.append(hand.menace.live_beads[box])
-                self.after_bead.append(tuple(map(step, hand.table.after_bead[p])))
-                self.options.append(tuple(map(step, legal[p])))
-                self.keep_aside.append(hand.kept)
-                continue
-            self.beads_at.append(None)
-            self.after_bead.append(())
-            self.keep_aside.append(NOWHERE)
-            if hand is not None or graph.results[p] is not Result.ONGOING:
-                self.options.append(())  # a forced move or a finished game: never played from
-            elif (table := tables[id(side)]) is not None:
-                self.options.append(tuple(map(step, table[p])))
-            else:  # neither a MENACE nor a table: a person
-                self.options.append(_Asking(cast(Person, side), p, self.step))
+        self._hand_at: list[_Hand | None] = [None] * POSITIONS
+        """For each position, the MENACE to move there, or None."""
+        self.beads_at: list[list[Cell]] = [NO_BEADS] * POSITIONS
+        """For each position, the live beads of the box its MENACE draws from there (NO_BEADS elsewhere)."""
+        self.steps: list[Step] = list(_arrival_steps())
+        """For each position, the step for arriving there: the position, or the complement of
+        the finished one (after a MENACE's forced last move, if it has one there)."""
+        for hand in self.hands:
+            player, beads = hand.menace.player, hand.menace.live_beads
+            for p in _turns(player):
+                self._hand_at[p] = hand
+            for p, box in _draws_at(player):
+                self.beads_at[p] = beads[box]
+            for p, finished in _forced_at(player):
+                self.steps[p] = ~finished  # one square left: the game ends there
+        self._opponent_rows: list[tuple[PositionId, list[Step]]] = []
+        """For each position where an opponent given as data moves, the steps it picks from."""
+        self._asked: list[tuple[PositionId, Person]] = []
+        """Each position where a person moves, and the person."""
+        if second is None:
+            turns = _turns(O if learner.player == X else X)
+            if isinstance(opponent, Person):
+                self._asked = [(p, opponent) for p in turns]
+            else:
+                table = cast(OpponentTable, opponent)
+                step = self.steps.__getitem__
+                self._opponent_rows = [(p, list(map(step, table[p]))) for p in turns]
+                for p, row in self._opponent_rows:
+                    if not row:
+                        raise ValueError(f"the opponent has no move from position {p}")
+        self.places = [0] * POSITIONS
+        self._settles = tuple(any(hand.returned[r] != AT_ONCE for hand in self.hands)
+                              for r in range(len(Result)))
+        self._plan: Plan | None = None
+        self._bound: Draws | None = None
+        """The draws the plan is bound to."""
+        self._arrivals: list[Onward] = []
+        """For each position, what follows arriving there, under the plan's draws."""
 
-    def step(self, position: PositionId) -> Step:
-        """The step for arriving at `position`: after a MENACE's forced move there, if it has one."""
-        return self.steps[position]
+    def plan(self, draws: Draws) -> Plan:
+        """The match bound to `draws`, made once and kept for the next call with the same draws."""
+        if self._plan is not None and self._bound is draws:
+            return self._plan
+        arrivals: list[Onward] = list(map(repeat, self.steps))
+        for p, row in self._opponent_rows:  # a list's own __getitem__ is the cheapest call from C
+            arrivals[p] = (repeat(row[0]) if len(row) == 1
+                           else map(row.__getitem__, draws.stream(len(row))))
+        for p, person in self._asked:
+            arrivals[p] = map(_Asker(person, self.steps).step, repeat(p))
+        after: list[tuple[Onward, ...]] = [()] * POSITIONS
+        arrival = arrivals.__getitem__
+        for hand in self.hands:
+            after_bead = hand.table.after_bead
+            for p, _ in _draws_at(hand.menace.player):
+                after[p] = tuple(map(arrival, after_bead[p]))  # an illegal bead's: never drawn
+        self._bound = draws
+        self._arrivals = arrivals
+        self._plan = Plan(self, arrivals[0], self.beads_at, after, self.places, self._settles)
+        return self._plan
 
-    def refill(self, position: PositionId, beads: list[Cell], chance: Chance) -> None:
-        """Refill the box just emptied at `position`, if its MENACE's rules say so."""
+    def from_few_beads(self, position: PositionId, draws: Draws, drawn: list[PositionId]) -> tuple[Step, bool]:
+        """The step from a box of fewer than two beads at `position`, drawn as the plain rules
+        draw, and whether the box was the learner's and empty."""
         hand = self._hand_at[position]
-        assert hand is not None
+        beads = self.beads_at[position]
+        assert hand is not None and self._plan is not None
         rules = hand.menace.rules
-        if rules.empty_box is EmptyBox.REFILL:
-            empties = hand.table.label_empties[hand.table.box_at[position]]
-            beads.extend(empties[int(chance() * len(empties))] for _ in range(rules.refill_beads))
-
-    def after_empty_box(self, position: PositionId, chance: Chance) -> tuple[Step, bool]:
-        """The step a MENACE takes from an empty box at `position`, and whether it is the learner's."""
-        hand = self._hand_at[position]
-        assert hand is not None
-        if hand.menace.rules.empty_box is EmptyBox.RESIGN:
+        if beads:  # one bead: taken out, the box refilled if the rules say so, the bead put back
+            bead = take_out(beads, draws.below(1))
+            if rules.empty_box is EmptyBox.REFILL:
+                empties = hand.table.label_empties[hand.table.box_at[position]]
+                beads.extend(empties[draws.below(len(empties))] for _ in range(rules.refill_beads))
+            put_back(beads, 0, bead, AT_ONCE)
+            self.places[position] = 0
+            drawn.append(position)
+            return next(self._plan.after[position][bead]), False
+        if rules.empty_box is EmptyBox.RESIGN:
             return ~position, hand.learner
-        legal = self.options[position]
-        return legal[int(chance() * len(legal))], hand.learner
+        legal = legal_successors()[position]
+        return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner
+
+    def settle(self, drawn: Sequence[PositionId], result: int | None) -> None:
+        """Give each bead drawn at `drawn` what its MENACE's rules return for `result`
+        (None: a game cut short, the beads kept out as the plain rules' `move` leaves them)."""
+        for position in drawn:
+            hand = self._hand_at[position]
+            beads = self.beads_at[position]
+            assert hand is not None
+            settle(beads, self.places[position], 0 if result is None else hand.returned[result])
 
 
 @dataclass(frozen=True)
@@ -220,63 +281,54 @@ class Played:
     (-1 when no game was played)."""
 
 
-def play_games(
-    matches: Sequence[Match], games: int, chance: Chance, *,
-    choose: Chance | None = None, first_game: int = 0,
-) -> Played:
+def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game: int = 0) -> Played:
     """Play `games` games, game g as matches[(first_game + g) % len(matches)], every MENACE learning.
 
-    Beads are drawn with `chance`; opponents given as data pick with `choose` (default: `chance`).
-    A game cut short by an exception (from a person's side) leaves the beads it drew out of their
-    boxes, as MENACE's `move` without `learn` does; the next run forgets them.
+    Every side draws with `draws`. A game cut short by an exception (from a person's side)
+    leaves the beads it drew out of their boxes, as MENACE's `move` without `learn` does.
     """
-    for match in matches:
-        for kept, _ in match.learning:
-            kept.clear()
-    pick = choose if choose is not None else chance
+    plans = [match.plan(draws)[:] for match in matches]  # [:] makes a plain tuple: unpacked fastest
+    start = first_game % len(plans)
+    schedule = islice(cycle((*plans[start:], *plans[:start])), games)
     outcome_of = final_results()
-    results = bytearray(games)
+    below, bits = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits
+    results: list[int] = []
     empty_boxes = bytearray(games)
-    start = first_game % len(matches)
-    schedule = islice(cycle((*matches[start:], *matches[:start])), games)
     p: Step = 0
-    for game, match in enumerate(schedule):
-        beads_at, after_bead, options, keep_aside = match.tables
-        p = 0
-        while True:
-            beads = beads_at[p]
-            if beads:  # the side to move draws a bead and keeps it aside
+    for match, opening, beads_at, after, places, settles in schedule:
+        drawn: list[PositionId] = []
+        try:
+            p = next(opening)  # a MENACE draws there: no game ends before a draw
+            while True:
+                beads = beads_at[p]
                 n = len(beads)
-                i = int(chance() * n)
-                bead = beads[i]
-                beads[i] = beads[-1]
-                beads.pop()
-                if n == 1:
-                    match.refill(p, beads, chance)
-                keep_aside[p].append((beads, bead))
-                p = after_bead[p][bead]
-            elif beads is None:  # the side to move picks one of its options
-                row = options[p]
-                p = row[int(pick() * len(row))]
-            else:  # a MENACE's box is empty
-                p, counted = match.after_empty_box(p, chance)
-                empty_boxes[game] += counted
-            if p < 0:
-                break
+                if n < SMALL:  # each place below n drawn exactly as Draws.below draws it
+                    try:
+                        place = next(below[n])
+                    except StopIteration:  # one bead or none: refill, resign or move at random
+                        p, empty = match.from_few_beads(p, draws, drawn)
+                        empty_boxes[len(results)] += empty
+                        if p < 0:
+                            break
+                        continue
+                else:  # Draws.below's rejection from getrandbits, inlined
+                    width = n.bit_length()
+                    place = bits(width)
+                    while place >= n:
+                        place = bits(width)
+                bead = beads[place]
+                beads.append(bead)  # put back at once, with one more
+                places[p] = place
+                drawn.append(p)
+                p = next(after[p][bead])
+                if p < 0:
+                    break
+        except BaseException:
+            match.settle(drawn, None)
+            raise
         result = outcome_of[~p]
-        results[game] = result
-        for kept, returned in match.learning:  # each MENACE puts back the beads it drew
-            back = returned[result]
-            if back == 2:  # a win under the challenge's rules: the most common case first
-                for beads, bead in kept:
-                    beads.append(bead)
-                    beads.append(bead)
-            elif back == 1:
-                for beads, bead in kept:
-                    beads.append(bead)
-            elif back:
-                for beads, bead in kept:
-                    beads.extend([bead] * back)
-            kept.clear()
+        results.append(result)
+        if settles[result]:
+            match.settle(drawn, result)
     return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=~p)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
+from reference.beads import put_back, take_out
 from reference.board import (
     EMPTY,
     Board,
@@ -16,6 +17,7 @@ from reference.board import (
     to_move,
 )
 from reference.boxes import BoxId, box_labels, distinct_squares
+from reference.draws import Draws, draws_from
 from reference.loop import Match, play_games
 from reference.outcome import Outcome, Tally
 from reference.positions import OpponentTable, result_of
@@ -54,7 +56,8 @@ class Menace:
         self._labels = box_labels(player)
         self._index = {label: box for box, label in enumerate(self._labels)}
         self._empties = tuple(empty_cells(label) for label in self._labels)
-        self._drawn: list[tuple[BoxId, Cell]] = []
+        self._drawn: list[tuple[BoxId, int, Cell]] = []
+        """The beads drawn this game: box, place in its list, bead."""
         self._beads: list[list[Cell]] = list(initial_contents(rules, player).values())
         if contents is not None:
             self.load(contents)
@@ -63,6 +66,11 @@ class Menace:
     def live_beads(self) -> list[list[Cell]]:
         """Each box's beads in box order: the live lists, which the game loop draws from and refills."""
         return self._beads
+
+    @property
+    def draws(self) -> Draws:
+        """The draws of this MENACE's generator, shared by everything that draws with it."""
+        return draws_from(self.rng)
 
     @property
     def labels(self) -> tuple[Board, ...]:
@@ -109,29 +117,27 @@ class Menace:
         if not self._beads[box]:
             if self.rules.empty_box is EmptyBox.RESIGN:
                 return None
-            return empties[int(self.rng.random() * len(empties))]
+            return empties[self.draws.below(len(empties))]
         return map_cell(inverse(to_label), self._take_bead(box))
 
     def _take_bead(self, box: BoxId) -> Cell:
         """Draw a bead from a box at random, keep it aside, and refill the box if it is left empty."""
         beads = self._beads[box]
-        rnd = self.rng.random
-        i = int(rnd() * len(beads))
-        bead = beads[i]
-        beads[i] = beads[-1]
-        beads.pop()
+        draws = self.draws
+        place = draws.below(len(beads))
+        bead = take_out(beads, place)
         if not beads and self.rules.empty_box is EmptyBox.REFILL:
             empties = self._empties[box]
-            beads.extend(empties[int(rnd() * len(empties))] for _ in range(self.rules.refill_beads))
-        self._drawn.append((box, bead))
+            beads.extend(empties[draws.below(len(empties))] for _ in range(self.rules.refill_beads))
+        self._drawn.append((box, place, bead))
         return bead
 
     def learn(self, outcome: Outcome) -> tuple[tuple[BoxId, Cell], ...]:
-        """Put the beads kept aside back as the outcome says; the (box, bead) pairs drawn."""
+        """Put the beads kept aside back as the outcome says, the last drawn first; the (box, bead) pairs drawn."""
         returned = self.rules.beads_returned(outcome)
-        drawn = tuple(self._drawn)
-        for box, bead in drawn:
-            self._beads[box].extend([bead] * returned)
+        for box, place, bead in reversed(self._drawn):
+            put_back(self._beads[box], place, bead, returned)
+        drawn = tuple((box, bead) for box, _, bead in self._drawn)
         self._drawn = []
         return drawn
 
@@ -149,5 +155,5 @@ class Menace:
 
     def train(self, opponent: OpponentTable, games: int) -> Tally:
         """Play and learn from `games` games against an opponent given as data; the tally."""
-        played = play_games([Match(self, opponent)], games, self.rng.random)
+        played = play_games([Match(self, opponent)], games, self.draws)
         return Tally(*(played.results.count(result_of(self.player, o)) for o in Outcome))

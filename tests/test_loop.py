@@ -23,6 +23,7 @@ from reference.board import (
 )
 from reference.challenge import play_session
 from reference.console import Console
+from reference.draws import draws_from
 from reference.loop import Match, final_results, play_games
 from reference.menace import Menace, initial_contents
 from reference.notation import format_board, format_dump, move_name
@@ -58,7 +59,7 @@ def plain_game(x: Menace | OpponentTable, o: Menace | OpponentTable, rng: random
             board = play(board, cell)
         else:
             row = side[graph.index[board]]
-            board = graph.boards[row[int(rng.random() * len(row))]]
+            board = graph.boards[row[draws_from(rng).below(len(row))]]
     result = (Result.O_WINS if resigned == X else Result.X_WINS) if resigned else (
         final_results()[graph.index[board]])
     for side in (x, o):
@@ -75,7 +76,7 @@ def rival(learner: Menace, name: str, rng: random.Random) -> Menace | OpponentTa
 
 
 def play_both_ways(seed: int, rules: str, player: str, opponent: str, games: int) -> list[object]:
-    """Each game's Result, every MENACE's boxes and the rng's next number: by the loop, then plainly."""
+    """Each game's Result, every MENACE's boxes and the next numbers drawn: by the loop, then plainly."""
     runs: list[object] = []
     for fast in (True, False):
         rng = random.Random(seed)
@@ -83,11 +84,12 @@ def play_both_ways(seed: int, rules: str, player: str, opponent: str, games: int
         other = rival(learner, opponent, rng)
         x, o = (learner, other) if player == X else (other, learner)
         if fast:
-            results = list(play_games([Match(learner, other)], games, rng.random).results)
+            results = list(play_games([Match(learner, other)], games, learner.draws).results)
         else:
             results = [plain_game(x, o, rng) for _ in range(games)]
         boxes = [side.contents() for side in (x, o) if isinstance(side, Menace)]
-        runs.append((results, boxes, rng.random()))
+        draws = draws_from(rng)
+        runs.append((results, boxes, draws.below(7), draws.below(1000), rng.random()))
     return runs
 
 
@@ -122,14 +124,14 @@ def test_a_pool_is_played_in_turn_and_resumes_where_it_stopped() -> None:
         matches = [Match(learner, perfect_opponent()), Match(learner, Menace(player=O, rng=rng))]
         played, results = 0, b""
         for games in chunks:
-            results += play_games(matches, games, rng.random, first_game=played).results
+            results += play_games(matches, games, learner.draws, first_game=played).results
             played += games
         return results, learner.contents()
 
     assert run([300]) == run([101, 1, 198])
     rng = random.Random(5)
     learner = Menace(rng=rng)
-    alone = play_games([Match(learner, perfect_opponent())], 1, rng.random).results
+    alone = play_games([Match(learner, perfect_opponent())], 1, learner.draws).results
     assert run([1])[0] == alone
 
 
@@ -137,7 +139,7 @@ def test_empty_boxes_met_by_the_learner_are_counted_game_by_game() -> None:
     contents = {label: list(beads) for label, beads in initial_contents(MICHIE).items()}
     contents[EMPTY_BOARD] = []
     menace = Menace(MICHIE, rng=random.Random(3), contents=contents)
-    played = play_games([Match(menace, legal_successors())], 7, menace.rng.random)
+    played = play_games([Match(menace, legal_successors())], 7, menace.draws)
     assert played.empty_boxes == bytes([1] * 7) and set(played.results) == {Result.O_WINS}
     assert played.last_position == 0
 

@@ -114,7 +114,7 @@ def test_boxes_stay_sound_over_long_training(seed: int, which: int) -> None:
     rules = [CHALLENGE, Rules(initial_beads=(1, 1, 1, 1), win=0, draw=0, loss=-1),
              Rules(win=3, draw=1), Rules(initial_beads=(2, 2, 2, 2), loss=-1, refill_beads=1)][which]
     menace = Menace(rules, rng=random.Random(seed))
-    played = play_games([Match(menace, random_opponent())], 300, menace.rng.random)
+    played = play_games([Match(menace, random_opponent())], 300, menace.draws)
     assert len(played.results) == 300 and sum(played.empty_boxes) == 0
     assert_boxes_are_sound(menace.contents())
 
@@ -196,7 +196,7 @@ def test_michie_menace_resigns_at_an_empty_box() -> None:
     contents[EMPTY_BOARD] = []
     menace = Menace(MICHIE, rng=random.Random(0), contents=contents)
     assert menace.move(EMPTY_BOARD) is None
-    played = play_games([Match(menace, random_opponent())], 10, menace.rng.random)
+    played = play_games([Match(menace, random_opponent())], 10, menace.draws)
     assert set(played.results) == {Result.O_WINS} and sum(played.empty_boxes) == 10
     assert menace.train(random_opponent(), 10) == Tally(losses=10)
 

@@ -91,7 +91,7 @@ class Training:
     def play(self, games: int) -> Record:
         """Play the next `games` games, every MENACE learning; the learner's record of them."""
         played = loop.play_games(
-            self._matches, games, self._learner.rng.random, first_game=self.played)
+            self._matches, games, self._learner.draws, first_game=self.played)
         self.played += games
         return Record(results=played.results.translate(self._code), empty_boxes=played.empty_boxes)
 
@@ -99,8 +99,8 @@ class Training:
 def play_games(learner: Menace, pool: Sequence[Side], games: int, *, first_game: int = 0) -> Record:
     """Play `games` games of `learner` against the pool in turn, every MENACE learning; its record.
 
-    Game g (counted from `first_game`) is played against pool[g % len(pool)]. Draws use the
-    learner's rng.
+    Game g (counted from `first_game`) is played against pool[g % len(pool)]. Every side draws
+    with the learner's rng.
     """
     training = Training(learner, pool)
     training.played = first_game
