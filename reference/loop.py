@@ -290,7 +290,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     plans = [match.plan(draws)[:] for match in matches]  # [:] makes a plain tuple: unpacked fastest
     start = first_game % len(plans)
     schedule = islice(cycle((*plans[start:], *plans[:start])), games)
-    outcome_of = final_results()
+    ends = final_results()[::-1]  # ends[p] for p = ~q, below zero, is the result at q
     below, bits = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits
     results: list[int] = []
     empty_boxes = bytearray(games)
@@ -326,7 +326,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
         except BaseException:
             match.settle(drawn, None)
             raise
-        result = outcome_of[~p]
+        result = ends[p]
         results.append(result)
         if settles[result]:
             match.settle(drawn, result)
