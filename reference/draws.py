@@ -18,7 +18,6 @@ import random
 from collections.abc import Iterator
 from itertools import chain, repeat
 from typing import Final
-from weakref import WeakKeyDictionary
 
 SMALL: Final = 256
 """The numbers below n < SMALL come from a byte stream of their own; larger n from 64-bit words."""
@@ -66,12 +65,14 @@ class Draws:
         return self.below_small[n] if n < SMALL else map(self.below, repeat(n))
 
 
-_SHARED: WeakKeyDictionary[random.Random, Draws] = WeakKeyDictionary()
+_ATTRIBUTE: Final = "_menace_draws"
+"""Where a generator keeps its draws: on itself, so they go when it goes."""
 
 
 def draws_from(rng: random.Random) -> Draws:
     """The draws of `rng`: one for each generator, however many sides draw with it."""
-    draws = _SHARED.get(rng)
-    if draws is None:
-        draws = _SHARED[rng] = Draws(rng)
+    draws = vars(rng).get(_ATTRIBUTE)
+    if not isinstance(draws, Draws):
+        draws = Draws(rng)
+        setattr(rng, _ATTRIBUTE, draws)
     return draws
