@@ -8,7 +8,7 @@ in), or to a finished position's complement `~p`, below zero, so one sign test e
 
 A drawn bead goes back into its box at once with one more of its square, as after the
 challenge's win (see `reference.beads`); when the game ends otherwise, `settle` gives it what
-the result returns. The lists end in the order the plain rules leave them in, and every number
+the result returns, walking the game's draws back from the last (`before`). The lists end in the order the plain rules leave them in, and every number
 is drawn from the same `Draws` in the same order as `Menace.move` draws it, so the loop plays
 the plain rules' games exactly.
 
@@ -123,6 +123,8 @@ class Plan(NamedTuple):
     """For each position where a MENACE draws, for each bead (in the label's frame), what follows."""
     places: list[int]
     """For each position where a MENACE drew this game, the place in its list of the bead drawn."""
+    before: list[int]
+    """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
     settles: tuple[bool, ...]
     """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
 
@@ -209,6 +211,8 @@ class Match:
                     if not row:
                         raise ValueError(f"the opponent has no move from position {p}")
         self.places = [0] * POSITIONS
+        self.before = [-1] * POSITIONS
+        """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
         self._settles = tuple(any(hand.returned[r] != AT_ONCE for hand in self.hands)
                               for r in range(len(Result)))
         self._plan: Plan | None = None
@@ -235,12 +239,12 @@ class Match:
                 after[p] = tuple(map(arrival, after_bead[p]))  # an illegal bead's: never drawn
         self._bound = draws
         self._arrivals = arrivals
-        self._plan = Plan(self, arrivals[0], self.beads_at, after, self.places, self._settles)
+        self._plan = Plan(self, arrivals[0], self.beads_at, after, self.places, self.before, self._settles)
         return self._plan
 
-    def from_few_beads(self, position: PositionId, draws: Draws, drawn: list[PositionId]) -> tuple[Step, bool]:
+    def from_few_beads(self, position: PositionId, draws: Draws, last: PositionId) -> tuple[Step, bool, PositionId]:
         """The step from a box of fewer than two beads at `position`, drawn as the plain rules
-        draw, and whether the box was the learner's and empty."""
+        draw, whether the box was the learner's and empty, and the game's last draw's position."""
         hand = self._hand_at[position]
         beads = self.beads_at[position]
         assert hand is not None and self._plan is not None
@@ -252,21 +256,27 @@ class Match:
                 beads.extend(empties[draws.below(len(empties))] for _ in range(rules.refill_beads))
             put_back(beads, 0, bead, AT_ONCE)
             self.places[position] = 0
-            drawn.append(position)
-            return next(self._plan.after[position][bead]), False
+            self.before[position] = last
+            try:
+                return next(self._plan.after[position][bead]), False, position
+            except BaseException:  # a game cut short: the bead stays out, as `move` leaves it
+                settle(beads, 0, 0)
+                raise
         if rules.empty_box is EmptyBox.RESIGN:
-            return ~position, hand.learner
+            return ~position, hand.learner, last
         legal = legal_successors()[position]
-        return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner
+        return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner, last
 
-    def settle(self, drawn: Sequence[PositionId], result: int | None) -> None:
-        """Give each bead drawn at `drawn` what its MENACE's rules return for `result`
-        (None: a game cut short, the beads kept out as the plain rules' `move` leaves them)."""
-        for position in drawn:
+    def settle(self, last: PositionId, result: int | None) -> None:
+        """Give each bead drawn this game, from the last back, what its MENACE's rules return
+        for `result` (None: a game cut short, the beads kept out as `move` leaves them)."""
+        position = last
+        while position >= 0:
             hand = self._hand_at[position]
-            beads = self.beads_at[position]
             assert hand is not None
-            settle(beads, self.places[position], 0 if result is None else hand.returned[result])
+            settle(self.beads_at[position], self.places[position],
+                   0 if result is None else hand.returned[result])
+            position = self.before[position]
 
 
 @dataclass(frozen=True)
@@ -295,8 +305,8 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     results: list[int] = []
     empty_boxes = bytearray(games)
     p: Step = 0
-    for match, opening, beads_at, after, places, settles in schedule:
-        drawn: list[PositionId] = []
+    for match, opening, beads_at, after, places, before, settles in schedule:
+        last = -1  # where the game's last draw was: none yet
         try:
             p = next(opening)  # a MENACE draws there: no game ends before a draw
             while True:
@@ -306,7 +316,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                     try:
                         place = next(below[n])
                     except StopIteration:  # one bead or none: refill, resign or move at random
-                        p, empty = match.from_few_beads(p, draws, drawn)
+                        p, empty, last = match.from_few_beads(p, draws, last)
                         empty_boxes[len(results)] += empty
                         if p < 0:
                             break
@@ -319,16 +329,17 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 bead = beads[place]
                 beads.append(bead)  # put back at once, with one more
                 places[p] = place
-                drawn.append(p)
+                before[p] = last
+                last = p
                 p = next(after[p][bead])
                 if p < 0:
                     break
         except BaseException:
-            match.settle(drawn, None)
+            match.settle(last, None)
             raise
         result = ends[p]
         results.append(result)
         if settles[result]:
-            match.settle(drawn, result)
+            match.settle(last, result)
     return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=~p)
 

@@ -208,3 +208,43 @@ def test_the_challenge_prints_the_transcript_of_the_plain_rules(seed: int) -> No
                                                           interactive=False))
     expected = plain_session(Menace(rng=random.Random(seed)), Typist(seed), games)
     assert out.getvalue() == expected
+
+
+class Quit(Exception):
+    """A person leaving in the middle of a game."""
+
+
+class Quitter:
+    """A person who types the legal move a seed picks, and leaves at their `stop`-th move."""
+
+    def __init__(self, seed: int, stop: int) -> None:
+        self.rng, self.stop, self.moves = random.Random(seed), stop, 0
+
+    def move(self, board: Board) -> Cell:
+        """The move for this board, unless it is time to leave."""
+        if self.moves == self.stop:
+            raise Quit
+        self.moves += 1
+        return self.rng.choice(legal_moves(board))
+
+    def choose(self, position: int) -> int:
+        """The position after this person's move (as a side of a match)."""
+        graph = position_graph()
+        return graph.index[play(graph.boards[position], self.move(graph.boards[position]))]
+
+
+@pytest.mark.parametrize(("seed", "stop"), [(0, 0), (1, 1), (2, 2), (3, 3)])
+def test_a_game_cut_short_leaves_the_drawn_beads_out_as_move_does(seed: int, stop: int) -> None:
+    contents = {label: list(beads) for label, beads in initial_contents().items()}
+    contents[EMPTY_BOARD] = [4]  # the first draw empties the box: the refill's path
+    fast = Menace(rng=random.Random(seed), contents=contents)
+    with pytest.raises(Quit):
+        play_games([Match(fast, Quitter(seed, stop))], 1, fast.draws)
+    plain, person, board = Menace(rng=random.Random(seed), contents=contents), Quitter(seed, stop), EMPTY_BOARD
+    with pytest.raises(Quit):
+        while True:
+            cell = plain.move(board)
+            assert cell is not None
+            board = play(board, cell)
+            board = play(board, person.move(board))
+    assert fast.contents() == plain.contents()
