@@ -8,7 +8,7 @@ exec("""i,h,*o='_'*9,'new game'
 for p in'x0x0x0x0x_':
  print(h);t,l=min(zip(b(i),b(u)))
  if t not in f:
-  for n in o:n[:1]*=(p<'x')*2
+  for t in o:t[:1]*=2*(p<'x')
   break
  n=f[t]=f[t]or choices(u,map('_'.count,t),k=3);shuffle(n);o+=n,;m=p>'0'and~l[n[0]]or~int(input());h=i=i[:~m]+p+i[-m:]
 for t in f:sum(map(ord,t))%96%11>9==print(t,f[t])
