@@ -351,7 +351,7 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
         started = launch.start_program(manifest, settings)
     try:
         from judge.referee import judge
-        from judge.report import report_lines  # noqa: F401  (loaded before the run)
+        importlib.import_module("judge.report")  # the report and judge.shrink, used after the run
         if shrinking:
             importlib.import_module("judge.shrinker")
     except BaseException:
