@@ -38,6 +38,8 @@ REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""
 SMALL_GAMES: Final = 2
 """A run of this many games or fewer is small; a longer one gets more guesses before shrinking."""
+GUESS_ROUNDS: Final = 3
+"""Times hypothesis shrinks: again after guesses made from what it found beat it, at most this often."""
 SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
 
 
@@ -193,6 +195,15 @@ def _second_guesses(start: Choices) -> list[Choices]:
     return [((square,), start[-1]) for square in range(1, 9)]
 
 
+def _guess_from(search: Search, failing: Choices) -> bool:
+    """Try the guesses made from a failing candidate; True when one is smaller than it."""
+    search.fail_all(_first_guesses(failing))
+    assert search.best is not None
+    if len(search.best[0]) > SMALL_GAMES:
+        search.fail_all(_second_guesses(failing))
+    return size(search.best[0]) < size(failing)
+
+
 def _count_matters(search: Search, choices: Choices) -> bool:
     """True when games of default moves fail only from this count on, and other moves fail too."""
     if len(choices) < 3 or any(choices):
@@ -218,13 +229,15 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
     start = normal(tuple(played) + ((),) * (target.place.game - len(played)))
     progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
     if any(search.fails(start) for _ in range(3)):
-        search.fail_all(_first_guesses(start))
-        assert search.best is not None
-        if len(search.best[0]) > SMALL_GAMES:
-            search.fail_all(_second_guesses(start))
+        _guess_from(search, start)
         from judge.shrinker import shrink_with_hypothesis  # hypothesis loads only to shrink
 
-        shrink_with_hypothesis(search.fails, search.best[0])
+        for _ in range(GUESS_ROUNDS):
+            assert search.best is not None
+            shrink_with_hypothesis(search.fails, search.best[0])
+            shrunk = search.best[0]
+            if len(shrunk) <= SMALL_GAMES or not _guess_from(search, shrunk):
+                break
     choices = search.best[0] if search.best is not None else start
     count_matters = search.best is not None and _count_matters(search, choices)
     runs = search.repeats(choices, REPEATS)
