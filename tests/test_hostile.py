@@ -40,13 +40,18 @@ def expected(name: str) -> dict[str, str]:
     return table
 
 
+IDLE_LIMIT = "10"
+"""Seconds of silence before a run is idle: wider than the judge's default, since no fixture here
+is meant to go idle and the machine that runs the tests may be loaded."""
+
+
 def judge(name: str, tmp_path: Path, games: int = 3,
           env: dict[str, str] | None = None) -> tuple[dict[str, object], str]:
     """The JSON report and the printed report of a hostile fixture judged under full."""
     result, transcript = tmp_path / "result.json", tmp_path / "transcript.txt"
     run = subprocess.run(
         [sys.executable, "-m", "judge", "--sandbox", "require", "--games", str(games),
-         "--seed", "2026", "--json", str(result), "--transcript", str(transcript),
+         "--seed", "2026", "--idle-limit", IDLE_LIMIT, "--json", str(result), "--transcript", str(transcript),
          "--save-replay", str(tmp_path / "replay.json"), str(HOSTILE / name)],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
         env={**os.environ, **(env or {})})

@@ -1,4 +1,4 @@
-"""MENACE that keeps ten gigabytes of history for its first move."""
+"""MENACE that keeps ten gigabytes of history for its first move (its manifest allows 128 MB)."""
 
 import random
 import sys
