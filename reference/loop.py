@@ -4,17 +4,18 @@ The rules are data. A `Match` merges the two sides into tables indexed by positi
 `Plan` binds them to the draws of one generator. The loop stops only where a MENACE draws a
 bead: each bead of each box leads straight on to the next position where a MENACE draws (the
 opponent's move, drawn in C from a stream of numbers, and a MENACE's forced last move folded
-in), or to a finished position's complement `~p`, below zero, so one sign test ends a game.
+in), or to `OVER + p` for the position p where the game is over, so one comparison ends a game.
 
 A drawn bead goes back into its box at once with one more of its square, as after the
 challenge's win (see `reference.beads`); when the game ends otherwise, `settle` gives it what
-the result returns, walking the game's draws back from the last (`before`). The lists end in the order the plain rules leave them in, and every number
-is drawn from the same `Draws` in the same order as `Menace.move` draws it, so the loop plays
-the plain rules' games exactly.
+the result returns, walking the game's draws back from the last (`Trail`). The lists end in
+the order the plain rules leave them in, and every number is drawn from the same `Draws` in the
+same order as `Menace.move` draws it, so the loop plays the plain rules' games exactly.
 
 What keeps the loop fast, in CPython 3.11: each draw of a bead is one `next` on a stream of
 small ints cut in C (for a box of fewer than 256 beads); the opponent's move is a `next` on a
-`map` over a list's `__getitem__`, all in C; the loop's conditional jumps stay short enough
+`map` over a list's `__getitem__`, all in C; every table is indexed from zero up, which the
+interpreter's fast paths for indexing require; the loop's conditional jumps stay short enough
 for the interpreter to specialise the comparisons before them.
 """
 
@@ -24,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import cycle, islice, repeat
-from typing import NamedTuple, Protocol, cast, runtime_checkable
+from typing import Final, NamedTuple, Protocol, cast, runtime_checkable
 
 from reference.beads import AT_ONCE, put_back, settle, take_out
 from reference.board import EMPTY, Cell, O, X
@@ -44,7 +45,10 @@ from reference.rules import EmptyBox, Rules
 from reference.tables import box_table
 
 Step = int
-"""Where the game goes on: a position where a MENACE draws, or `~id` (below zero) of the position where it is over."""
+"""Where the game goes on: a position where a MENACE draws, or OVER + the position where it is over."""
+
+OVER: Final = POSITIONS
+"""The least step that ends a game: step OVER + p ends it at position p."""
 
 Onward = Iterator[Step]
 """The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
@@ -121,12 +125,17 @@ class Plan(NamedTuple):
     """For each position, the live beads of the box its MENACE draws from there (NO_BEADS elsewhere)."""
     after: list[tuple[Onward, ...]]
     """For each position where a MENACE draws, for each bead (in the label's frame), what follows."""
-    places: list[int]
-    """For each position where a MENACE drew this game, the place in its list of the bead drawn."""
-    before: list[int]
-    """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
     settles: tuple[bool, ...]
     """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
+
+
+class Trail(NamedTuple):
+    """Where the draws of the game being played were, by position: only read back from its last draw."""
+
+    places: list[int]
+    """For each position where a MENACE drew this game, the place in its list of the bead drawn."""
+    before: list[PositionId]
+    """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
 
 
 class _Asker:
@@ -166,7 +175,7 @@ def _forced_at(player: str) -> tuple[tuple[PositionId, PositionId], ...]:
 @cache
 def _arrival_steps() -> tuple[Step, ...]:
     """For each position, the step for arriving there when no forced move follows."""
-    return tuple(~p if result is not Result.ONGOING else p
+    return tuple(OVER + p if result is not Result.ONGOING else p
                  for p, result in enumerate(position_graph().results))
 
 
@@ -194,7 +203,7 @@ class Match:
             for p, box in _draws_at(player):
                 self.beads_at[p] = beads[box]
             for p, finished in _forced_at(player):
-                self.steps[p] = ~finished  # one square left: the game ends there
+                self.steps[p] = OVER + finished  # one square left: the game ends there
         self._opponent_rows: list[tuple[PositionId, list[Step]]] = []
         """For each position where an opponent given as data moves, the steps it picks from."""
         self._asked: list[tuple[PositionId, Person]] = []
@@ -210,9 +219,6 @@ class Match:
                 for p, row in self._opponent_rows:
                     if not row:
                         raise ValueError(f"the opponent has no move from position {p}")
-        self.places = [0] * POSITIONS
-        self.before = [-1] * POSITIONS
-        """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
         self._settles = tuple(any(hand.returned[r] != AT_ONCE for hand in self.hands)
                               for r in range(len(Result)))
         self._plan: Plan | None = None
@@ -239,10 +245,11 @@ class Match:
                 after[p] = tuple(map(arrival, after_bead[p]))  # an illegal bead's: never drawn
         self._bound = draws
         self._arrivals = arrivals
-        self._plan = Plan(self, arrivals[0], self.beads_at, after, self.places, self.before, self._settles)
+        self._plan = Plan(self, arrivals[0], self.beads_at, after, self._settles)
         return self._plan
 
-    def from_few_beads(self, position: PositionId, draws: Draws, last: PositionId) -> tuple[Step, bool, PositionId]:
+    def from_few_beads(self, position: PositionId, draws: Draws, trail: Trail, last: PositionId,
+                       ) -> tuple[Step, bool, PositionId]:
         """The step from a box of fewer than two beads at `position`, drawn as the plain rules
         draw, whether the box was the learner's and empty, and the game's last draw's position."""
         hand = self._hand_at[position]
@@ -255,28 +262,28 @@ class Match:
                 empties = hand.table.label_empties[hand.table.box_at[position]]
                 beads.extend(empties[draws.below(len(empties))] for _ in range(rules.refill_beads))
             put_back(beads, 0, bead, AT_ONCE)
-            self.places[position] = 0
-            self.before[position] = last
+            trail.places[position] = 0
+            trail.before[position] = last
             try:
                 return next(self._plan.after[position][bead]), False, position
             except BaseException:  # a game cut short: the bead stays out, as `move` leaves it
                 settle(beads, 0, 0)
                 raise
         if rules.empty_box is EmptyBox.RESIGN:
-            return ~position, hand.learner, last
+            return OVER + position, hand.learner, last
         legal = legal_successors()[position]
         return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner, last
 
-    def settle(self, last: PositionId, result: int | None) -> None:
+    def settle(self, trail: Trail, last: PositionId, result: int | None) -> None:
         """Give each bead drawn this game, from the last back, what its MENACE's rules return
         for `result` (None: a game cut short, the beads kept out as `move` leaves them)."""
         position = last
         while position >= 0:
             hand = self._hand_at[position]
             assert hand is not None
-            settle(self.beads_at[position], self.places[position],
+            settle(self.beads_at[position], trail.places[position],
                    0 if result is None else hand.returned[result])
-            position = self.before[position]
+            position = trail.before[position]
 
 
 @dataclass(frozen=True)
@@ -300,26 +307,26 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     plans = [match.plan(draws)[:] for match in matches]  # [:] makes a plain tuple: unpacked fastest
     start = first_game % len(plans)
     schedule = islice(cycle((*plans[start:], *plans[:start])), games)
-    ends = final_results()[::-1]  # ends[p] for p = ~q, below zero, is the result at q
-    below, bits = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits
+    ends = (0,) * OVER + final_results()  # ends[p] for p = OVER + q is the result at q
+    below, bits, small, over = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits, SMALL, OVER
+    trail = Trail([0] * POSITIONS, [-1] * POSITIONS)
+    places, before = trail
     results: list[int] = []
     empty_boxes = bytearray(games)
-    p: Step = 0
-    for match, opening, beads_at, after, places, before, settles in schedule:
+    p: Step = OVER - 1
+    for match, opening, beads_at, after, settles in schedule:
         last = -1  # where the game's last draw was: none yet
         try:
             p = next(opening)  # a MENACE draws there: no game ends before a draw
-            while True:
+            while p < over:  # until the game is over
                 beads = beads_at[p]
                 n = len(beads)
-                if n < SMALL:  # each place below n drawn exactly as Draws.below draws it
+                if n < small:  # each place below n drawn exactly as Draws.below draws it
                     try:
                         place = next(below[n])
                     except StopIteration:  # one bead or none: refill, resign or move at random
-                        p, empty, last = match.from_few_beads(p, draws, last)
+                        p, empty, last = match.from_few_beads(p, draws, trail, last)
                         empty_boxes[len(results)] += empty
-                        if p < 0:
-                            break
                         continue
                 else:  # Draws.below's rejection from getrandbits, inlined
                     width = n.bit_length()
@@ -332,14 +339,11 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 before[p] = last
                 last = p
                 p = next(after[p][bead])
-                if p < 0:
-                    break
         except BaseException:
-            match.settle(last, None)
+            match.settle(trail, last, None)
             raise
         result = ends[p]
         results.append(result)
         if settles[result]:
-            match.settle(last, result)
-    return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=~p)
-
+            match.settle(trail, last, result)
+    return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=p - OVER)
