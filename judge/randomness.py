@@ -24,6 +24,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from typing import Final
 
 from reference.board import EMPTY, Board, Cell
@@ -127,6 +128,9 @@ COUNT_POWERS: Final = (("uniform over the squares present", 0.0), ("flattened", 
 """Ways of drawing that ignore the bead counts: chance proportional to beads**power."""
 ORDERS: Final = ("by square", "as printed")
 """Orders of a box's beads the position-aware alternatives look at."""
+SQUARES: Final = range(9)
+_NEXT: Final = (1).__add__
+_PREVIOUS: Final = (-1).__add__
 REPEAT_SHARE: Final = 0.5
 """Under the repeat alternative, the chance that a box's draw repeats its last one."""
 DRAW_ALTERNATIVES: Final = (
@@ -161,6 +165,11 @@ def counts_of(beads: Iterable[Cell]) -> Counts:
     return tuple(counts)
 
 
+def _places(order: Sequence[Cell], squares: frozenset[Cell]) -> frozenset[int]:
+    """The places in `order` of the beads whose square is in `squares`."""
+    return frozenset(compress(range(len(order)), map(squares.__contains__, order)))
+
+
 def _power_law(counts: Counts, power: float) -> list[float]:
     """Each square's chance when it is proportional to beads**power."""
     if power == math.inf:
@@ -172,7 +181,6 @@ def _power_law(counts: Counts, power: float) -> list[float]:
     return [w / total for w in weights]
 
 
-@cache
 def _count_ratios(counts: Counts, squares: frozenset[Cell]) -> tuple[float, ...]:
     """Each count-based alternative's chance of the squares drawn, over the SPEC's chance."""
     chosen = sum(counts[s] for s in squares) / sum(counts)
@@ -180,31 +188,46 @@ def _count_ratios(counts: Counts, squares: frozenset[Cell]) -> tuple[float, ...]
                  for _, power in COUNT_POWERS)
 
 
-def _skip_ratio(counts: Counts, squares: frozenset[Cell], skipped: Iterable[Cell]) -> float:
-    """The likelihood ratio of "never one particular bead", of a square in `skipped`.
+def _skip_ratio(counts: Counts, squares: frozenset[Cell], skipped: Iterable[Cell],
+                beads: int, hits: int) -> float:
+    """The likelihood ratio of "never one particular bead", of a square in `skipped`, for a box
+    of `beads` beads, `hits` of them on the squares drawn.
 
     No bet where the box holds no bead of those squares, or a single bead.
     """
-    beads = sum(counts)
     if beads < 2 or not any(counts[s] for s in skipped):
         return 1.0
-    hits = sum(counts[s] for s in squares)
     return (hits - any(s in squares for s in skipped)) / (beads - 1) / (hits / beads)
 
 
-def _same_places_ratio(order: Sequence[Cell], squares: frozenset[Cell], before: frozenset[int],
+@cache
+def _by_square(counts: Counts, squares: frozenset[Cell]) -> tuple[tuple[float, ...], frozenset[int]]:
+    """What a draw's bets owe to its box's counts alone: the count-based ratios, then the
+    ratios of never the first and never the last bead by square; and the places of the
+    squares drawn among the beads sorted by square."""
+    beads = sum(counts)
+    hits = sum(counts[s] for s in squares)
+    present = [Cell(s) for s in SQUARES if counts[s]]
+    places = frozenset(place for s in squares
+                       for place in range(sum(counts[:s]), sum(counts[:s + 1])))
+    return (*_count_ratios(counts, squares),
+            _skip_ratio(counts, squares, present[:1], beads, hits),
+            _skip_ratio(counts, squares, present[-1:], beads, hits)), places
+
+
+def _same_places_ratio(places: frozenset[int], beads: int, before: frozenset[int],
                        chance: float) -> float:
-    """The likelihood ratio of "a bead at about the same place as last game's draw".
+    """The likelihood ratio of "a bead at about the same place as last game's draw", for a
+    box of `beads` beads whose drawn squares lie at `places` in an order.
 
     The alternative draws, with chance REPEAT_SHARE, a place next to or at one the previous
     game's draw with the same number could have had, as a program reseeded with the same seed
     at each game does; `chance` is the SPEC's chance of the squares drawn.
     """
-    near = {p + d for p in before for d in (-1, 0, 1)} & set(range(len(order)))
+    near = before.union(map(_NEXT, before), map(_PREVIOUS, before)).intersection(range(beads))
     if not near:
         return 1.0
-    hits = sum(1 for p in near if order[p] in squares)
-    return REPEAT_SHARE * hits / len(near) / chance + 1 - REPEAT_SHARE
+    return REPEAT_SHARE * len(near & places) / len(near) / chance + 1 - REPEAT_SHARE
 
 
 class DrawStatistics:
@@ -222,26 +245,24 @@ class DrawStatistics:
     def add(self, drawn: Drawn) -> None:
         """Bet on one draw; its squares must hold at least one bead."""
         beads, squares = drawn.beads, drawn.squares
-        counts = counts_of(beads)
-        hits = sum(counts[s] for s in squares)
+        counts = tuple(map(beads.count, SQUARES))
         n = len(beads)
-        orders: tuple[Sequence[Cell], ...] = (sorted(beads), beads)
-        ratios = [*_count_ratios(counts, squares)]
-        for order in orders:
-            ratios += [_skip_ratio(counts, squares, order[:1]),
-                       _skip_ratio(counts, squares, order[-1:])]
-        ratios.append(_skip_ratio(counts, squares, self.put_back.get(drawn.label, beads[-1:])))
+        by_count, sorted_places = _by_square(counts, squares)
+        hits = len(sorted_places)
+        put_back = self.put_back.get(drawn.label, beads[-1:])
+        ratios = [*by_count, _skip_ratio(counts, squares, beads[:1], n, hits),
+                  _skip_ratio(counts, squares, beads[-1:], n, hits),
+                  _skip_ratio(counts, squares, put_back, n, hits)]
         last = self.last_drawn.get(drawn.label)
         ratios.append(1.0 if last is None else
                       REPEAT_SHARE * (last == squares) / (hits / n) + 1 - REPEAT_SHARE)
         self.last_drawn[drawn.label] = squares
-        places = tuple(frozenset(i for i, square in enumerate(order) if square in squares)
-                       for order in orders)
+        places = (sorted_places, _places(beads, squares))
         previous = self.places.pop((drawn.game - 1, drawn.index), None)
         self.places[(drawn.game, drawn.index)] = places
         ratios += [1.0 if previous is None else
-                   _same_places_ratio(order, squares, before, hits / n)
-                   for order, before in zip(orders, previous or places, strict=True)]
+                   _same_places_ratio(now, n, before, hits / n)
+                   for now, before in zip(places, previous or places, strict=True)]
         self.martingale.bet(ratios)
 
     def learnt(self, draws: Iterable[tuple[Board, frozenset[Cell]]], kept: int) -> None:

@@ -15,9 +15,12 @@ from reference.symmetry import PERMUTATIONS
 from judge.boxes import box_labels, square_orbit
 from judge.options import RefillRule
 from judge.randomness import (
+    COUNT_POWERS,
     DRAW_ALTERNATIVES,
     FALSE_ALARM,
     REFILL_ALTERNATIVES,
+    REPEAT_SHARE,
+    SMOOTHING,
     Drawn,
     DrawStatistics,
     Martingale,
@@ -88,6 +91,71 @@ def correct_refills(rng: random.Random, count: int) -> Iterator[Refilled]:
         label = rng.choice(LABELS)
         beads = counts_of(rng.choice(empties(label)) for _ in range(rng.choice((2, 3))))
         yield Refilled(label, beads, PERMUTATIONS[rng.randrange(8)])
+
+
+def plain_skip(beads: list[Cell], squares: frozenset[Cell], skipped: set[Cell]) -> float:
+    """The ratio of "never a bead of a square in `skipped`", from its definition."""
+    n, hits = len(beads), sum(b in squares for b in beads)
+    if n < 2 or not any(b in skipped for b in beads):
+        return 1.0
+    return (hits - bool(skipped & squares)) / (n - 1) / (hits / n)
+
+
+def plain_bets(draws: list[Drawn | int]) -> list[float]:
+    """The bead-draws test's log ratios, each bet computed straight from its definition."""
+    logs = [0.0] * len(DRAW_ALTERNATIVES)
+    last: dict[Board, frozenset[Cell]] = {}
+    put_back: dict[Board, frozenset[Cell]] = {}
+    places: dict[tuple[int, int], list[set[int]]] = {}
+    game_draws: list[Drawn] = []
+    for item in draws:
+        if isinstance(item, int):
+            if item:
+                put_back.update((d.label, d.squares) for d in game_draws)
+            game_draws = []
+            continue
+        game_draws.append(item)
+        beads, squares = list(item.beads), item.squares
+        n, hits = len(beads), sum(b in squares for b in beads)
+        chance = hits / n
+        counts, ratios = [beads.count(s) for s in range(9)], []
+        for _, power in COUNT_POWERS:
+            weight = ([float(c == max(counts)) for c in counts] if power == math.inf else
+                      [c ** power if c else 0.0 for c in counts])
+            ratios.append(sum(weight[s] / sum(weight) for s in squares) / chance)
+        orders = (sorted(beads), beads)
+        ratios += [plain_skip(beads, squares, {order[end]}) for order in orders
+                   for end in (0, -1)]
+        ratios.append(plain_skip(beads, squares, set(put_back.get(item.label, {beads[-1]}))))
+        ratios.append(1.0 if item.label not in last else
+                      REPEAT_SHARE * (last[item.label] == squares) / chance + 1 - REPEAT_SHARE)
+        last[item.label] = squares
+        now = [{i for i, b in enumerate(order) if b in squares} for order in orders]
+        before = places.pop((item.game - 1, item.index), None)
+        places[(item.game, item.index)] = now
+        for k, order in enumerate(orders):
+            near = {p + d for p in (before or now)[k] for d in (-1, 0, 1) if 0 <= p + d < n}
+            ratios.append(1.0 if before is None or not near else
+                          REPEAT_SHARE * sum(order[p] in squares for p in near) / len(near)
+                          / chance + 1 - REPEAT_SHARE)
+        for k, ratio in enumerate(ratios):
+            logs[k] += math.log((1 - SMOOTHING) * ratio + SMOOTHING)
+    return logs
+
+
+def test_each_bet_is_its_definition() -> None:
+    """The bead-draws test bets, draw by draw, exactly what each alternative's definition says."""
+    draws = list(correct_draws(random.Random(7), 300))
+    statistic = DrawStatistics()
+    game_draws: list[Drawn] = []
+    for item in draws:
+        if isinstance(item, int):
+            statistic.learnt([(d.label, d.squares) for d in game_draws], item)
+            game_draws = []
+        else:
+            statistic.add(item)
+            game_draws.append(item)
+    assert statistic.evidence().log_ratios == pytest.approx(plain_bets(draws), rel=1e-12)
 
 
 def test_refill_test_keeps_its_false_alarm_rate() -> None:
