@@ -50,6 +50,10 @@ class Channel(Protocol):
         """Up to `most` lines already read, without waiting."""
         ...
 
+    def ready(self) -> bool:
+        """True when reading now would not wait: output, its end, or a stored line is there."""
+        ...
+
     def put_back(self, lines: list[str]) -> None:
         """Return lines taken but not used, to be read again first."""
         ...

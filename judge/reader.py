@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Container
+from collections.abc import Callable, Container
+from dataclasses import dataclass
 from typing import Final
 
 from reference.board import EMPTY, Board
@@ -44,6 +45,17 @@ MEMORY_EXTENSIONS: Final = 2
 """Extra idle periods granted to a busy program whose memory nears its limit."""
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where the conversation stood: this game's log and its length then, the previous game's
+    log, and the transcript (its length, or the tail kept)."""
+
+    log: list[str]
+    logged: int
+    last_log: list[str]
+    transcript: int | tuple[str, ...]
+
+
 def fail(failure: Failure | None) -> None:
     """Stop the run at a failed check, if there is one."""
     if failure is not None:
@@ -54,8 +66,11 @@ class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
     def __init__(self, session: Channel, symbols: Symbols, *, idle_seconds: float,
-                 time_limit: float, keep_transcript: bool) -> None:
+                 time_limit: float, keep_transcript: bool,
+                 idle: Callable[[], None] | None = None) -> None:
         self.session = session
+        self.idle = idle
+        """Work to do before waiting for output, while the program has not answered yet."""
         self.symbols = symbols
         self.idle_seconds = idle_seconds
         self.deadline = time.monotonic() + time_limit
@@ -75,6 +90,25 @@ class Reader:
     def new_game_log(self) -> None:
         """Start the log of a new game."""
         self.last_game_log, self.game_log = self.game_log, []
+
+    def position(self) -> Position:
+        """Where the conversation stands now."""
+        transcript = self.transcript
+        return Position(self.game_log, len(self.game_log), self.last_game_log,
+                        len(transcript) if isinstance(transcript, list) else tuple(transcript))
+
+    def rewind(self, position: Position, earlier_game: bool) -> None:
+        """Show the game log and the transcript as they stood at `position`: the log of the
+        game then played, or, for `earlier_game`, of the game before it."""
+        self.game_log = position.last_log if earlier_game else position.log[:position.logged]
+        transcript = self.transcript
+        if isinstance(transcript, list):
+            assert isinstance(position.transcript, int)
+            del transcript[position.transcript:]
+        else:
+            assert isinstance(position.transcript, tuple)
+            transcript.clear()
+            transcript.extend(position.transcript)
 
     # -- lines ---------------------------------------------------------------------------
 
@@ -103,6 +137,8 @@ class Reader:
         if self.pushed_back is not None:
             text, self.pushed_back = self.pushed_back, None
             return self._received(text, noted=True)
+        if self.idle is not None:
+            self.idle()
         remaining = self.deadline - time.monotonic()
         timeout = min(self.idle_seconds, max(remaining, 0.0))
         got = self.session.read_line(timeout)

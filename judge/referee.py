@@ -35,7 +35,7 @@ from judge.opponents import (
 )
 from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
-from judge.reader import Reader, fail
+from judge.reader import Position, Reader, fail
 from judge.replay import Replay
 from judge.session import LeftoverError, Session
 from judge.stops import Aftermath, Failed, Finished, HungAfterEnd, Stop
@@ -75,6 +75,26 @@ class Run:
     replay: Replay
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where the run stood when checks fell due: a failure found later is reported as here."""
+
+    place: Place
+    position: Position
+    coverage: Coverage
+    moves: tuple[int, int]
+    """Moves sent: the games begun, and the moves of the last."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A check that no move depends on, of game `game`, due where `mark` says."""
+
+    check: Callable[[], None]
+    game: int
+    mark: Mark
+
+
 UNLABELLED_GAPS: Final = (
     "dump: which box each bead list belongs to, and whether its beads are legal",
     "learning: the exact square learnt in each box (only counts of changes are checked)",
@@ -96,7 +116,7 @@ class Referee:
         self.knowledge = knowledge
         self.reader = Reader(session, Symbols.declared(manifest.x, manifest.o, manifest.empty),
                              idle_seconds=settings.idle_seconds, time_limit=settings.wall_seconds,
-                             keep_transcript=settings.keep_transcript)
+                             keep_transcript=settings.keep_transcript, idle=self._while_waiting)
         self.numbering: BeadFormat | None = (
             None if manifest.beads is BeadFormat.AUTO else manifest.beads)
         self.place = Place()
@@ -110,10 +130,17 @@ class Referee:
         self.symmetric_draws = 0
         self.labelled = True
         self.box_reader: BoxReader | None = None
-        self.pending: deque[Callable[[], None]] = deque()
-        """Checks that no move depends on, made once the next move is sent, oldest first: the
-        program works on its reply meanwhile. A game's checks are all made before the next
+        self.queued: list[tuple[Callable[[], None], int]] = []
+        """Checks that no move depends on, with their games, not yet due: each falls due once
+        the next move is sent (or the dump read)."""
+        self.pending: deque[Pending] = deque()
+        """Checks due, made oldest first while the program works on its reply; a failure is
+        reported as where the check fell due. A game's checks are all made before the next
         game's second move is sent."""
+        self.failed_at: Mark | None = None
+        """Where the check that failed after it fell due had fallen due."""
+        self.stopped_coverage: Coverage | None = None
+        """What the run had exercised where a check that failed late fell due."""
 
     # -- the session ---------------------------------------------------------------------
 
@@ -127,22 +154,72 @@ class Referee:
                 self.games_played = game
             self.finish()
         except Stop:
-            self.catch_up()  # a pending check's failure came first: it is the one to report
+            self.settle()  # a pending check's failure came first: it is the one to report
             raise
 
-    def catch_up(self) -> None:
-        """Make every pending check, oldest first; a failure is reported in its own game."""
-        while self.pending:
-            check = self.pending.popleft()
+    def settle(self) -> None:
+        """Once the run stops, the checks it still owes, made as if each had been made where it
+        fell due: every one, up to a failure; after a failure, the rest of those due with it."""
+        late: Failed | None = None
+        if self.failed_at is None:
+            here = self.checkpoint()
             try:
-                check()
+                self.catch_up()
+                return
             except Failed as failed:
-                game = failed.failure.place.game
-                if game:
-                    self.games_played = min(self.games_played, game - 1)
-                if game and game < self.place.game:  # the next game had begun: show this one
-                    self.reader.game_log = self.reader.last_game_log
-                raise
+                if self.failed_at is here:
+                    raise
+                late = failed
+        mark = self.failed_at
+        while self.pending and self.pending[0].mark is mark:
+            self._make(self.pending.popleft())
+        if late is not None:
+            raise late
+
+    def checkpoint(self) -> Mark | None:
+        """The checks queued so far fall due here: where the run stands, noted for them."""
+        if not self.queued:
+            return None
+        sent = self.moves_sent
+        mark = Mark(self.place, self.reader.position(), self.coverage(),
+                    (len(sent), len(sent[-1]) if sent else 0))
+        self.pending.extend(Pending(check, game, mark) for check, game in self.queued)
+        self.queued.clear()
+        return mark
+
+    def catch_up(self, before_game: int | None = None) -> None:
+        """Make every check due (of the games before `before_game`, if given), oldest first."""
+        pending = self.pending
+        while pending and (before_game is None or pending[0].game < before_game):
+            self._make(pending.popleft())
+
+    def _while_waiting(self) -> None:
+        """Make checks due while the program has not answered yet."""
+        pending = self.pending
+        while pending and not self.reader.session.ready():
+            self._make(pending.popleft())
+
+    def _make(self, pending: Pending) -> None:
+        """Make one check; a failure is reported as where it fell due, in its own game."""
+        try:
+            pending.check()
+        except Failed as failed:
+            self._rewind(failed.failure.place.game, pending.mark)
+            raise
+
+    def _rewind(self, game: int, mark: Mark) -> None:
+        """The run as it stood at `mark`, for a failure of game `game` (not counted as played)."""
+        self.failed_at = mark
+        self.place = mark.place
+        # the next game had begun: show the game that failed
+        self.reader.rewind(mark.position, bool(game) and game < mark.place.game)
+        self.stopped_coverage = mark.coverage
+        games, moves = mark.moves
+        del self.moves_sent[games:]
+        if games:
+            del self.moves_sent[-1][moves:]
+        if game:
+            self.games_played = min(self.games_played, game - 1)
 
     def play_game(self, game: int) -> None:
         """One game: `new game`, the moves, the dump, and the checks on all of them."""
@@ -172,8 +249,9 @@ class Referee:
             move = self.opponent.move(board)
             sent.append(move)
             self.place = Place(game, len(sent))
+            self.catch_up(before_game=game - 1 if len(sent) == 1 else game)
             reader.send(move_text(move, self.manifest.moves))
-            self.catch_up()
+            self.checkpoint()
             after = reader.board(board, self.place)
             fail(checks.true_board_after_opponent(board, move, after, self.place))
             board = after
@@ -207,8 +285,9 @@ class Referee:
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
         beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
-        self.pending.append(lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
-                                                             place.game, index, place)))
+        self.queued.append((lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
+                                                             place.game, index, place)),
+                            place.game))
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
         """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
@@ -218,8 +297,10 @@ class Referee:
                                          self.manifest.refill)
         previous = self.last_dump
         failure, dump = read_dump(texts, self.box_reader, self.place, previous)
-        self.catch_up()  # the checks of this game's moves come first
-        fail(failure)
+        self.checkpoint()
+        if failure is not None:
+            self.catch_up()  # the checks of this game's moves come first
+            fail(failure)
         self.labelled = dump.boxes is not None
         self.last_dump = dump
         if dump.boxes is not None:
@@ -229,7 +310,8 @@ class Referee:
                 for label in dump.changed:
                     self.knowledge.beads[label] = sum(dump.boxes[label])
         place = self.place
-        self.pending.append(lambda: self._check_learning(previous, dump, draws, outcome, place))
+        self.queued.append((lambda: self._check_learning(previous, dump, draws, outcome, place),
+                            place.game))
 
     def _check_learning(self, previous: ReadDump | None, dump: ReadDump, draws: list[Draw],
                         outcome: Outcome, place: Place) -> None:
@@ -256,6 +338,7 @@ class Referee:
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
+        self.checkpoint()
         self.catch_up()
         self.place = Place(self.settings.games, 0)
         fail(checks.bead_draws(self.bead_draws.result(), self.place))
@@ -279,7 +362,9 @@ class Referee:
         fail(Failure(None, self.place, "the end of output", text))
 
     def coverage(self) -> Coverage:
-        """What this run exercised."""
+        """What this run exercised (up to where a check that failed late fell due)."""
+        if self.stopped_coverage is not None:
+            return self.stopped_coverage
         return Coverage(self.outcomes, self.refills, self.symmetric_draws,
                         len(self.knowledge.draws))
 

@@ -213,6 +213,12 @@ class Session:
             return taken
         return [lines.popleft() for _ in range(count)]
 
+    def ready(self) -> bool:
+        """True when reading now would not wait: output, its end, or a line already read."""
+        if self._lines or not self._stdout_open:
+            return True
+        return bool(select.select([self._stdout], [], [], 0)[0])
+
     def _over(self, output_bytes: int) -> bool:
         """True when this much output passes the output limit."""
         limit = self.limits.output_bytes

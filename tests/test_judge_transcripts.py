@@ -99,6 +99,10 @@ class TranscriptSession:
         """Nothing is read ahead, so nothing comes back."""
         assert not lines
 
+    def ready(self) -> bool:
+        """Every line is at hand: the checks due wait for the next move."""
+        return True
+
     def look(self) -> ProcessReading:
         """What the program does once silent, from the transcript's `# end:` header."""
         return ProcessReading(running=self.end == "busy",
@@ -194,3 +198,41 @@ def test_a_pending_check_that_fails_wins_over_a_later_end_of_output() -> None:
     failure, which came first."""
     transcript = later_games(read_transcript(TRANSCRIPTS / "learning-win.txt"), 3)
     assert replay_verdict(transcript) == "wrong-answer learning"
+
+
+class SlowSession(TranscriptSession):
+    """The transcript's program, always still working on its answer when the judge reads."""
+
+    def ready(self) -> bool:
+        """Never at hand: the judge makes every check due before each read."""
+        return False
+
+
+def judged(session: TranscriptSession, transcript: Transcript) -> tuple[object, ...]:
+    """Everything a report shows of a run on the transcript, and the moves its replay keeps."""
+    games = int(transcript.items[0][1])
+    opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
+    settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
+    referee = Referee(session, Manifest(command=("menace",)), settings, opponent, Knowledge())
+    with pytest.raises(Stop) as stopped:
+        referee.run()
+    decision = decide(facts_from(stopped.value, session.close(), referee.place))
+    return (decision, referee.games_played, referee.coverage(), referee.bead_draws.result(),
+            tuple(referee.reader.game_log), tuple(referee.reader.transcript),
+            referee.moves_sent)
+
+
+LATE = [
+    later_games(read_transcript(TRANSCRIPTS / "learning-win.txt"), 3, ("<", "new game"),
+                ("<", "X . ."), ("<", ". . ."), ("<", ". . ."), (">", "RR"), ("<", "X . ."),
+                ("<", ". . ."), ("<", ". . O")),
+    *(read_transcript(path) for path in PATHS),
+]
+
+
+@pytest.mark.parametrize("transcript", LATE, ids=["learning-late", *(p.stem for p in PATHS)])
+def test_checks_made_early_or_late_report_the_same(transcript: Transcript) -> None:
+    """Checks made while the program works, or only once they must be, give the same report:
+    a failure found later is shown as where its check fell due."""
+    assert judged(SlowSession(transcript), transcript) == judged(
+        TranscriptSession(transcript), transcript)
