@@ -1,9 +1,11 @@
 """Where the beads of a box go: taken out of a place in its list, put back into it, settled after a game.
 
-A box is a list of beads. The plain rules take a drawn bead out as it is drawn and put it back
-when the game is over; the game loop puts it back at once, with one more of its square (as
-after the challenge's win), and settles it when the game ends otherwise. Both leave every
-list in the same order, so the same numbers draw the same beads.
+A box is a list of beads. A bead is drawn from a place chosen uniformly, and the bead taken
+out for it is the first of its square in the list (`first_of`): the same square, found again
+after the game from the square alone. The plain rules take the bead out as it is drawn and
+put it back when the game is over; the game loop puts it back at once, with one more of its
+square (as after the challenge's win), and settles it when the game ends otherwise. Both
+leave every list in the same order, so the same numbers draw the same beads.
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ from reference.board import Cell
 
 AT_ONCE = 2
 """The beads of its square the game loop puts back at once for each drawn bead."""
+
+
+def first_of(beads: list[Cell], place: int) -> int:
+    """The place of the first bead of the square at `place`: the one taken out when `place` is drawn."""
+    return beads.index(beads[place])
 
 
 def take_out(beads: list[Cell], place: int) -> Cell:
@@ -31,11 +38,11 @@ def put_back(beads: list[Cell], place: int, bead: Cell, count: int) -> None:
         beads.extend([bead] * (count - 1))
 
 
-def settle(beads: list[Cell], place: int, count: int) -> None:
-    """Make a bead put back AT_ONCE times, from `place`, one put back `count` times instead."""
+def settle(beads: list[Cell], count: int) -> None:
+    """Make the last bead drawn, put back AT_ONCE times (the last in the list), one put back `count` times instead."""
     if count >= AT_ONCE:
         beads.extend([beads[-1]] * (count - AT_ONCE))
         return
-    beads.pop()
+    bead = beads.pop()
     if count == 0:
-        take_out(beads, place)
+        take_out(beads, beads.index(bead))

@@ -8,7 +8,7 @@ in), or to `OVER + p` for the position p where the game is over, so one comparis
 
 A drawn bead goes back into its box at once with one more of its square, as after the
 challenge's win (see `reference.beads`); when the game ends otherwise, `settle` gives it what
-the result returns, walking the game's draws back from the last (`Trail`). The lists end in
+the result returns, walking the game's draws back from the last (`before`). The lists end in
 the order the plain rules leave them in, and every number is drawn from the same `Draws` in the
 same order as `Menace.move` draws it, so the loop plays the plain rules' games exactly.
 
@@ -129,15 +129,6 @@ class Plan(NamedTuple):
     """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
 
 
-class Trail(NamedTuple):
-    """Where the draws of the game being played were, by position: only read back from its last draw."""
-
-    places: list[int]
-    """For each position where a MENACE drew this game, the place in its list of the bead drawn."""
-    before: list[PositionId]
-    """For each position where a MENACE drew this game, where the draw before it was (-1: none)."""
-
-
 class _Asker:
     """A person's moves as steps: the person chooses, the match says where the game goes on."""
 
@@ -248,7 +239,7 @@ class Match:
         self._plan = Plan(self, arrivals[0], self.beads_at, after, self._settles)
         return self._plan
 
-    def from_few_beads(self, position: PositionId, draws: Draws, trail: Trail, last: PositionId,
+    def from_few_beads(self, position: PositionId, draws: Draws, before: list[PositionId], last: PositionId,
                        ) -> tuple[Step, bool, PositionId]:
         """The step from a box of fewer than two beads at `position`, drawn as the plain rules
         draw, whether the box was the learner's and empty, and the game's last draw's position."""
@@ -262,28 +253,27 @@ class Match:
                 empties = hand.table.label_empties[hand.table.box_at[position]]
                 beads.extend(empties[draws.below(len(empties))] for _ in range(rules.refill_beads))
             put_back(beads, 0, bead, AT_ONCE)
-            trail.places[position] = 0
-            trail.before[position] = last
+            before[position] = last
             try:
                 return next(self._plan.after[position][bead]), False, position
             except BaseException:  # a game cut short: the bead stays out, as `move` leaves it
-                settle(beads, 0, 0)
+                settle(beads, 0)
                 raise
         if rules.empty_box is EmptyBox.RESIGN:
             return OVER + position, hand.learner, last
         legal = legal_successors()[position]
         return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner, last
 
-    def settle(self, trail: Trail, last: PositionId, result: int | None) -> None:
-        """Give each bead drawn this game, from the last back, what its MENACE's rules return
-        for `result` (None: a game cut short, the beads kept out as `move` leaves them)."""
+    def settle(self, before: list[PositionId], last: PositionId, result: int | None) -> None:
+        """Give each bead drawn this game, from the last back (`before` leads from each draw to
+        the one before it), what its MENACE's rules return for `result` (None: a game cut short,
+        the beads kept out as `move` leaves them)."""
         position = last
         while position >= 0:
             hand = self._hand_at[position]
             assert hand is not None
-            settle(self.beads_at[position], trail.places[position],
-                   0 if result is None else hand.returned[result])
-            position = trail.before[position]
+            settle(self.beads_at[position], 0 if result is None else hand.returned[result])
+            position = before[position]
 
 
 @dataclass(frozen=True)
@@ -309,8 +299,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     schedule = islice(cycle((*plans[start:], *plans[:start])), games)
     ends = (0,) * OVER + final_results()  # ends[p] for p = OVER + q is the result at q
     below, bits, small, over = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits, SMALL, OVER
-    trail = Trail([0] * POSITIONS, [-1] * POSITIONS)
-    places, before = trail
+    before = [-1] * POSITIONS  # for each position where a MENACE drew this game, the draw before (-1: none)
     results: list[int] = []
     empty_boxes = bytearray(games)
     p: Step = OVER - 1
@@ -325,7 +314,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                     try:
                         place = next(below[n])
                     except StopIteration:  # one bead or none: refill, resign or move at random
-                        p, empty, last = match.from_few_beads(p, draws, trail, last)
+                        p, empty, last = match.from_few_beads(p, draws, before, last)
                         empty_boxes[len(results)] += empty
                         continue
                 else:  # Draws.below's rejection from getrandbits, inlined
@@ -335,15 +324,14 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                         place = bits(width)
                 bead = beads[place]
                 beads.append(bead)  # put back at once, with one more
-                places[p] = place
                 before[p] = last
                 last = p
                 p = next(after[p][bead])
         except BaseException:
-            match.settle(trail, last, None)
+            match.settle(before, last, None)
             raise
         result = ends[p]
         results.append(result)
         if settles[result]:
-            match.settle(trail, last, result)
+            match.settle(before, last, result)
     return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=p - OVER)

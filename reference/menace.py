@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
-from reference.beads import put_back, take_out
+from reference.beads import first_of, put_back, take_out
 from reference.board import (
     EMPTY,
     Board,
@@ -124,7 +124,7 @@ class Menace:
         """Draw a bead from a box at random, keep it aside, and refill the box if it is left empty."""
         beads = self._beads[box]
         draws = self.draws
-        place = draws.below(len(beads))
+        place = first_of(beads, draws.below(len(beads)))
         bead = take_out(beads, place)
         if not beads and self.rules.empty_box is EmptyBox.REFILL:
             empties = self._empties[box]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.beads import AT_ONCE, put_back, settle, take_out
+from reference.beads import AT_ONCE, first_of, put_back, settle, take_out
 from reference.board import Cell
 
 boxes = st.lists(st.integers(0, 8).map(Cell), min_size=1, max_size=12)
@@ -21,17 +21,25 @@ def test_putting_back_once_undoes_taking_out(beads: list[Cell], data: st.DataObj
     assert box == beads
 
 
+@given(beads=boxes, data=st.data())
+def test_the_bead_taken_out_is_the_first_of_the_square_drawn(beads: list[Cell], data: st.DataObject) -> None:
+    place = data.draw(st.integers(0, len(beads) - 1))
+    first = first_of(beads, place)
+    assert first <= place and beads[first] == beads[place] and beads[place] not in beads[:first]
+
+
 @given(beads=boxes, count=st.integers(0, 5), data=st.data())
 def test_settling_gives_what_putting_back_gives(
     beads: list[Cell], count: int, data: st.DataObject,
 ) -> None:
     place = data.draw(st.integers(0, len(beads) - 1))
     learned, settled = list(beads), list(beads)
-    bead = take_out(learned, place)
-    put_back(learned, place, bead, count)
+    first = first_of(learned, place)
+    bead = take_out(learned, first)
+    put_back(learned, first, bead, count)
     settled.append(settled[place])  # the game loop: put back at once, with one more
-    assert settled == _put_back_at_once(beads, place)
-    settle(settled, place, count)
+    assert settled == _put_back_at_once(beads, first)
+    settle(settled, count)
     assert settled == learned
 
 
