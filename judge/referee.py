@@ -136,7 +136,7 @@ class Referee:
         self.pending: deque[Pending] = deque()
         """Checks due, made oldest first while the program works on its reply; a failure is
         reported as where the check fell due. A game's checks are all made before the next
-        game's second move is sent."""
+        game's dump is read."""
         self.failed_at: Mark | None = None
         """Where the check that failed after it fell due had fallen due."""
         self.stopped_coverage: Coverage | None = None
@@ -249,7 +249,6 @@ class Referee:
             move = self.opponent.move(board)
             sent.append(move)
             self.place = Place(game, len(sent))
-            self.catch_up(before_game=game - 1 if len(sent) == 1 else game)
             reader.send(move_text(move, self.manifest.moves))
             self.checkpoint()
             after = reader.board(board, self.place)
@@ -266,6 +265,7 @@ class Referee:
         outcome = outcome_of(board, X)
         self.outcomes = self.outcomes.after(outcome)
         known = self.box_reader.cache if self.box_reader else {}
+        self.catch_up(before_game=game)
         entries = reader.dump_lines(board, self.place, known)
         self._check_dump(entries, draws, outcome)
 
