@@ -53,6 +53,10 @@ OVER: Final = POSITIONS
 Onward = Iterator[Step]
 """The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
 
+Draw = tuple[list[Cell], tuple[Onward, ...]]
+"""What a MENACE draws from at one position: its box's live beads, and for each bead (in the
+label's frame) what follows it."""
+
 
 @runtime_checkable
 class Learner(Protocol):
@@ -103,6 +107,9 @@ FEW: Iterator[int] = iter(())
 NO_BEADS: list[Cell] = []
 """The beads at a position where no MENACE draws: none, and never drawn from."""
 
+NO_DRAW: Draw = (NO_BEADS, ())
+"""The draw at a position where no MENACE draws: never made."""
+
 
 class _Hand:
     """A MENACE's side of a match: its rules, its boxes by position and what each result returns."""
@@ -121,10 +128,8 @@ class Plan(NamedTuple):
     match: Match
     opening: Onward
     """The steps that start a game: where the first MENACE to move draws."""
-    beads_at: list[list[Cell]]
-    """For each position, the live beads of the box its MENACE draws from there (NO_BEADS elsewhere)."""
-    after: list[tuple[Onward, ...]]
-    """For each position where a MENACE draws, for each bead (in the label's frame), what follows."""
+    draw_at: list[Draw]
+    """For each position, what its MENACE draws from there, one tuple for one lookup (NO_DRAW elsewhere)."""
     settles: tuple[bool, ...]
     """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
 
@@ -228,15 +233,15 @@ class Match:
                            else map(row.__getitem__, draws.stream(len(row))))
         for p, person in self._asked:
             arrivals[p] = map(_Asker(person, self.steps).step, repeat(p))
-        after: list[tuple[Onward, ...]] = [()] * POSITIONS
+        draw_at = [NO_DRAW] * POSITIONS
         arrival = arrivals.__getitem__
         for hand in self.hands:
             after_bead = hand.table.after_bead
-            for p, _ in _draws_at(hand.menace.player):
-                after[p] = tuple(map(arrival, after_bead[p]))  # an illegal bead's: never drawn
+            for p, _ in _draws_at(hand.menace.player):  # an illegal bead's step: never taken
+                draw_at[p] = (self.beads_at[p], tuple(map(arrival, after_bead[p])))
         self._bound = draws
         self._arrivals = arrivals
-        self._plan = Plan(self, arrivals[0], self.beads_at, after, self._settles)
+        self._plan = Plan(self, arrivals[0], draw_at, self._settles)
         return self._plan
 
     def from_few_beads(self, position: PositionId, draws: Draws, before: list[PositionId], last: PositionId,
@@ -255,7 +260,7 @@ class Match:
             put_back(beads, 0, bead, AT_ONCE)
             before[position] = last
             try:
-                return next(self._plan.after[position][bead]), False, position
+                return next(self._plan.draw_at[position][1][bead]), False, position
             except BaseException:  # a game cut short: the bead stays out, as `move` leaves it
                 settle(beads, 0)
                 raise
@@ -303,12 +308,12 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     results: list[int] = []
     empty_boxes = bytearray(games)
     p: Step = OVER - 1
-    for match, opening, beads_at, after, settles in schedule:
+    for match, opening, draw_at, settles in schedule:
         last = -1  # where the game's last draw was: none yet
         try:
             p = next(opening)  # a MENACE draws there: no game ends before a draw
             while p < over:  # until the game is over
-                beads = beads_at[p]
+                beads, after = draw_at[p]
                 n = len(beads)
                 if n < small:  # each place below n drawn exactly as Draws.below draws it
                     try:
@@ -326,7 +331,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 beads.append(bead)  # put back at once, with one more
                 before[p] = last
                 last = p
-                p = next(after[p][bead])
+                p = next(after[bead])
         except BaseException:
             match.settle(before, last, None)
             raise
