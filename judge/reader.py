@@ -70,7 +70,7 @@ class Reader:
                  idle: Callable[[], None] | None = None) -> None:
         self.session = session
         self.idle = idle
-        """Work to do before waiting for output, while the program has not answered yet."""
+        """Work to do before waiting for a board, while the program has not answered yet."""
         self.symbols = symbols
         self.idle_seconds = idle_seconds
         self.deadline = time.monotonic() + time_limit
@@ -137,7 +137,7 @@ class Reader:
         if self.pushed_back is not None:
             text, self.pushed_back = self.pushed_back, None
             return self._received(text, noted=True)
-        if self.idle is not None:
+        if self.idle is not None and not self.in_dump:  # a dump comes in a stream: no pause
             self.idle()
         remaining = self.deadline - time.monotonic()
         timeout = min(self.idle_seconds, max(remaining, 0.0))
