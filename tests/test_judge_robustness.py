@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import uuid
 from pathlib import Path
 
 import pytest
@@ -53,16 +54,16 @@ def test_a_misbehaving_program_gets_its_verdict(name: str, tmp_path: Path,
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(source))
     result = tmp_path / "result.json"
+    token = f"token-{uuid.uuid4().hex}"  # this run's alone: tests beside it have their own
     # A small output limit: a flood passes it long before the short idle limit can end the run.
     status = main(["--games", "2", "--seed", "1", "--idle-limit", "0.5", "--grace", "0.5",
                    "--output-limit", "1", "--json", str(result), "--save-replay", str(tmp_path / "replay.json"),
-                   "--", "python3", str(program), f"token-{tmp_path.name}"])
+                   "--", "python3", str(program), token])
     report = json.loads(result.read_text())
     assert status == 1
     assert (report["verdict"], report["check"]) == (verdict, check)
     assert capsys.readouterr().out.strip().splitlines()[-1].split()[0] == verdict
-    token = f"token-{tmp_path.name}".encode()
-    assert not [p for p in Path("/proc").glob("[0-9]*") if token in _cmdline(p)]
+    assert not [p for p in Path("/proc").glob("[0-9]*") if token.encode() in _cmdline(p)]
 
 
 def _cmdline(process: Path) -> bytes:
