@@ -129,8 +129,11 @@ COUNT_POWERS: Final = (("uniform over the squares present", 0.0), ("flattened", 
 ORDERS: Final = ("by square", "as printed")
 """Orders of a box's beads the position-aware alternatives look at."""
 SQUARES: Final = range(9)
+"""The squares 0-8, in cell order."""
 _NEXT: Final = (1).__add__
+"""A place's next place."""
 _PREVIOUS: Final = (-1).__add__
+"""A place's previous place."""
 REPEAT_SHARE: Final = 0.5
 """Under the repeat alternative, the chance that a box's draw repeats its last one."""
 DRAW_ALTERNATIVES: Final = (
@@ -157,12 +160,9 @@ class Drawn:
     """The draw's number within its game: 0 for MENACE's first move."""
 
 
-def counts_of(beads: Iterable[Cell]) -> Counts:
+def counts_of(beads: Sequence[Cell]) -> Counts:
     """The number of beads of each square 0-8."""
-    counts = [0] * 9
-    for square in beads:
-        counts[square] += 1
-    return tuple(counts)
+    return tuple(map(beads.count, SQUARES))
 
 
 def _places(order: Sequence[Cell], squares: frozenset[Cell]) -> frozenset[int]:
@@ -245,7 +245,7 @@ class DrawStatistics:
     def add(self, drawn: Drawn) -> None:
         """Bet on one draw; its squares must hold at least one bead."""
         beads, squares = drawn.beads, drawn.squares
-        counts = tuple(map(beads.count, SQUARES))
+        counts = counts_of(beads)
         n = len(beads)
         by_count, sorted_places = _by_square(counts, squares)
         hits = len(sorted_places)

@@ -89,7 +89,7 @@ def correct_refills(rng: random.Random, count: int) -> Iterator[Refilled]:
     """Refills of random boxes with 3 (or 2) independent uniform beads, printed in any frame."""
     for _ in range(count):
         label = rng.choice(LABELS)
-        beads = counts_of(rng.choice(empties(label)) for _ in range(rng.choice((2, 3))))
+        beads = counts_of([rng.choice(empties(label)) for _ in range(rng.choice((2, 3)))])
         yield Refilled(label, beads, PERMUTATIONS[rng.randrange(8)])
 
 
