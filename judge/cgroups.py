@@ -2,7 +2,9 @@
 
 A run's group is made under the judge's own group, in each hierarchy that has the controller:
 memory (every page of the tree, its tmpfs files included, against one cap), pids (every
-process and thread against one count) and cpu accounting (the tree's CPU time). The first
+process and thread against one count), cpu accounting (the tree's CPU time, read while it
+runs) and, where the machine has it, the cpu controller (a quota of cores, so that runs side
+by side each get their share). The first
 process of the run joins it before it starts the program, so that everything it starts is a
 member, and no unprivileged member can leave. After the run the group says which cap was hit.
 """
@@ -20,6 +22,10 @@ from typing import Final
 CGROUP_ROOT: Final = Path("/sys/fs/cgroup")
 V1_CONTROLLERS: Final = ("memory", "pids", "cpuacct")
 """The cgroup v1 hierarchies a run needs: its memory, its processes, its CPU time."""
+V1_OPTIONAL: Final = ("cpu",)
+"""The cgroup v1 hierarchies a run uses where they are: its CPU quota."""
+PERIOD_US: Final = 100_000
+"""The CPU quota's period, in microseconds: a quota of N cores is N periods per period."""
 PREFIX: Final = "menace-judge-"
 
 
@@ -107,6 +113,8 @@ def find_layout() -> tuple[Layout | None, str]:
     mounts = _v1_mounts()
     if all(name in mounts and name in own for name in V1_CONTROLLERS):
         parents = {name: mounts[name] / own[name].lstrip("/") for name in V1_CONTROLLERS}
+        parents.update({name: mounts[name] / own[name].lstrip("/") for name in V1_OPTIONAL
+                        if name in mounts and name in own and mounts[name] != mounts["cpuacct"]})
         return Layout(parents), ""
     unified = CGROUP_ROOT / own.get("", "/").lstrip("/") if "" in own else None
     if unified is not None and (unified / "cgroup.controllers").is_file():
@@ -154,8 +162,8 @@ class TreeLimits:
         self.version = version
 
     @classmethod
-    def create(cls, layout: Layout, memory_bytes: int | None,
-               processes: int | None) -> TreeLimits:
+    def create(cls, layout: Layout, memory_bytes: int | None, processes: int | None,
+               cpus: float | None = None) -> TreeLimits:
         """Fresh groups for one run with these caps; CgroupError when they cannot be made."""
         name = PREFIX + uuid.uuid4().hex[:12]
         made: dict[str, Path] = {}
@@ -166,6 +174,7 @@ class TreeLimits:
                 made[controller] = folder
             limits = cls(made, layout.version)
             limits._set_caps(memory_bytes, processes)
+            limits._set_quota(cpus)
         except OSError as error:
             cls(made, layout.version).remove()
             raise CgroupError(f"cannot set up a control group: {error}") from None
@@ -194,6 +203,36 @@ class TreeLimits:
                     pass
         if processes is not None:
             (self.folders["pids"] / "pids.max").write_text(str(processes))
+
+    def _set_quota(self, cpus: float | None) -> None:
+        """Write the CPU quota, where the cpu controller is there to hold it."""
+        if cpus is None:
+            return
+        quota = max(int(cpus * PERIOD_US), 1000)
+        if self.version == 2 and self.has_quota:
+            (self.folders[""] / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+        elif self.has_quota:
+            folder = self._quota_folder()
+            (folder / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (folder / "cpu.cfs_quota_us").write_text(str(quota))
+
+    def _quota_folder(self) -> Path:
+        """The group that holds the CPU quota: cpu's own, or cpuacct's where both share one."""
+        if self.version == 2:
+            return self.folders[""]
+        return self.folders.get("cpu", self.folders["cpuacct"])
+
+    @property
+    def has_quota(self) -> bool:
+        """True when the machine holds runs to a CPU quota (the cpu controller is there)."""
+        folder = self._quota_folder()
+        return (folder / ("cpu.max" if self.version == 2 else "cpu.cfs_quota_us")).exists()
+
+    def cpu_seconds(self) -> float:
+        """CPU time the tree has used so far."""
+        if self.version == 2:
+            return _keyed(self.folders[""] / "cpu.stat", "usage_usec") / 1e6
+        return _read_int(self.folders["cpuacct"] / "cpuacct.usage") / 1e9
 
     def procs_files(self) -> list[str]:
         """The file of each group that a process writes its pid into to join it."""
@@ -230,13 +269,13 @@ class TreeLimits:
             return TreeUsage(
                 memory_hit=_keyed(folder / "memory.events", "oom_kill") > 0,
                 processes_hit=_keyed(folder / "pids.events", "max") > 0,
-                cpu_seconds=_keyed(folder / "cpu.stat", "usage_usec") / 1e6,
+                cpu_seconds=self.cpu_seconds(),
                 peak_memory_kb=_read_int(folder / "memory.peak") // 1024)
         memory, pids = self.folders["memory"], self.folders["pids"]
         return TreeUsage(
             memory_hit=_keyed(memory / "memory.oom_control", "oom_kill") > 0,
             processes_hit=_keyed(pids / "pids.events", "max") > 0,
-            cpu_seconds=_read_int(self.folders["cpuacct"] / "cpuacct.usage") / 1e9,
+            cpu_seconds=self.cpu_seconds(),
             peak_memory_kb=_read_int(memory / "memory.max_usage_in_bytes") // 1024)
 
     def remove(self) -> None:

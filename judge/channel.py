@@ -10,7 +10,7 @@ from enum import Enum
 from typing import Final, Protocol
 
 from judge.options import Transport
-from judge.processes import ProcessReading
+from judge.processes import Progress
 from judge.verdict import Ending
 
 
@@ -58,16 +58,8 @@ class Channel(Protocol):
         """Return lines taken but not used, to be read again first."""
         ...
 
-    def look(self) -> ProcessReading:
-        """What the program's processes are doing right now (for a silence, why)."""
-        ...
-
-    def memory_in_use(self) -> int:
-        """The address space, in bytes, of the program's processes together."""
-        ...
-
-    def memory_limit(self) -> int:
-        """The address-space limit of each process, in bytes."""
+    def progress(self) -> Progress:
+        """What the program is doing now (for a silence, why), and what it has used."""
         ...
 
     def wait_exit(self, timeout: float) -> bool:

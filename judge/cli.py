@@ -33,9 +33,10 @@ from judge.options import (
 )
 from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
 from judge.replay import Replay, ReplayError, read_replay, replay_text
-from judge.sandbox import Level, SandboxError, support
+from judge.sandbox import Level, RuntimeHidden, SandboxError, support
 from judge.text import printable
 from judge.verdict import BAD_USAGE, Verdict, exit_status
+from judge.workspace import CopyError, named_files
 
 if TYPE_CHECKING:
     from judge.referee import Run
@@ -114,6 +115,18 @@ def seconds(option: str) -> Callable[[str], float]:
     return parse
 
 
+def cores(text: str) -> float:
+    """An option type: a number of cores, from a tenth to MAX_CPUS."""
+    try:
+        value = float(text) if len(text) < 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value) and 0.1 <= value <= options.MAX_CPUS:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"{_quoted(text)} is not a number of cores from 0.1 to {options.MAX_CPUS}")
+
+
 def _quoted(text: str) -> str:
     """A value from the command line, quoted for a message and cut to a readable length."""
     return repr(text) if len(text) <= 40 else repr(text[:40]) + f"... ({len(text):,} characters)"
@@ -162,15 +175,24 @@ def build_parser() -> argparse.ArgumentParser:
                         help="silence allowed while output is awaited (default %(default)s)")
     limits.add_argument("--time-limit", type=seconds("--time-limit"), default=None,
                         metavar="SECONDS",
-                        help=f"wall time of the whole run (default {options.time_limit(0):g} + "
-                             f"{options.time_limit(1) - options.time_limit(0):g} s per game)")
+                        help=f"CPU time of the whole run, its processes together (default "
+                             f"{options.time_limit(0):g} + "
+                             f"{options.time_limit(1) - options.time_limit(0):g} s per game); "
+                             f"the wall clock allows {options.WALL_FACTOR} times as much, so a "
+                             "loaded machine does not fail a correct program")
+    limits.add_argument("--cpus", type=cores, default=options.CPUS, metavar="N",
+                        help="cores a run may use at once, a CPU quota where control groups "
+                             "allow it, so runs side by side (-j) do not starve each other "
+                             "(default %(default)s)")
     limits.add_argument("--grace", type=seconds("--grace"), default=options.GRACE_SECONDS,
                         metavar="SECONDS",
                         help="time to exit after the last dump (default %(default)s)")
     limits.add_argument("--memory-limit", type=whole(*options.MEMORY_RANGE_MB, "a number of MB"),
                         default=options.MEMORY_MB,
                         metavar="MB",
-                        help="address space (default %(default)s MB)")
+                        help="memory of the whole run under full containment, and address "
+                             "space of each process (default %(default)s MB); a manifest's "
+                             "memory_mb may lower it, never raise it")
     limits.add_argument("--output-limit", type=whole(*options.OUTPUT_RANGE_MB, "a number of MB"), default=None,
                         metavar="MB",
                         help=f"stdout and stderr together (default {options.output_limit(0) >> 20} MB"
@@ -229,7 +251,8 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
         games=games, seed=seed, opponent=replay.opponent if replay else args.opponent,
         transport=transport, transport_source=source,
         idle_seconds=args.idle_limit, time_limit=args.time_limit, grace_seconds=args.grace,
-        memory_mb=manifest.memory_mb or args.memory_limit,
+        memory_mb=min(manifest.memory_mb or args.memory_limit, args.memory_limit),
+        cpus=args.cpus,
         output_bytes=args.output_limit << 20 if args.output_limit else None,
         keep_transcript=args.transcript is not None,
         sandbox=args.sandbox,
@@ -241,15 +264,14 @@ def _manifest_for(args: argparse.Namespace, command: list[str],
                   replay: Replay | None) -> Manifest:
     """The manifest of what is to be judged: a folder, a bare command, or the replay's."""
     if command:
-        return Manifest(command=tuple(command), moves=args.moves, beads=args.beads,
-                        refill=args.refill)
+        words, files = named_files(tuple(command), Path.cwd())
+        return _bare(args, words, files)
     path = args.path
     if path is None and replay is not None:
         if replay.submission:
             path = Path(replay.submission)
         elif replay.command:
-            return Manifest(command=replay.command, moves=args.moves, beads=args.beads,
-                            refill=args.refill)
+            return _bare(args, replay.command, replay.files_here(Path.cwd()))
     if path is None:
         raise UsageError("nothing to judge: give a submission folder, or -- COMMAND")
     if not path.is_dir():
@@ -257,6 +279,14 @@ def _manifest_for(args: argparse.Namespace, command: list[str],
     if not is_submission(path):
         raise UsageError(f"no submission.toml in {str(path)!r}")
     return read_manifest(path)
+
+
+def _bare(args: argparse.Namespace, command: tuple[str, ...],
+          files: tuple[Path, ...]) -> Manifest:
+    """The manifest of a bare command and the files it copies in, its declarations from the
+    options."""
+    return Manifest(command=command, moves=args.moves, beads=args.beads, refill=args.refill,
+                    files=files)
 
 
 def confirm(manifest: Manifest, replay_file: Path, yes: bool) -> None:
@@ -441,11 +471,15 @@ def run(args: argparse.Namespace, command: list[str]) -> int:
                 and not is_submission(args.path):
             return judge_many(args)
         return judge_one(args, command)
-    except (UsageError, ManifestError, ReplayError, SandboxError,
+    except (UsageError, ManifestError, ReplayError, SandboxError, CopyError,
             OSError) as error:  # SpawnError included
         print(f"menace-judge: {printable(str(error))}", file=sys.stderr)
         print(f"bad usage: {printable(str(error))}")
         return BAD_USAGE
+    except RuntimeHidden as error:
+        print(f"menace-judge: {printable(str(error))}", file=sys.stderr)
+        print(Verdict.JUDGE_ERROR.value)
+        return exit_status(Verdict.JUDGE_ERROR)
     except KeyboardInterrupt:
         return 130
 

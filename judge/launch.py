@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge import options
 from judge.manifest import Manifest
 from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
-from judge.sandbox import Limits, Sandbox, support
-from judge.session import Session, SpawnError, minimal_environment, resolve_command
+from judge.patience import Patience
+from judge.sandbox import Limits, Sandbox, check_runtime, support
+from judge.session import Session, minimal_environment, resolve_command
+from judge.workspace import working_folder
 
 
 @dataclass(frozen=True)
@@ -25,9 +27,10 @@ class Settings:
     transport_source: TransportSource = TransportSource.DEFAULT
     idle_seconds: float = options.IDLE_SECONDS
     time_limit: float | None = None
-    """Wall time of the whole run, in seconds; None: `options.time_limit(games)`."""
+    """CPU time of the whole run, in seconds; None: `options.time_limit(games)`."""
     grace_seconds: float = options.GRACE_SECONDS
     memory_mb: int = options.MEMORY_MB
+    cpus: float = options.CPUS
     output_bytes: int | None = None
     """Stdout and stderr together; None: `options.output_limit(games)`."""
     sandbox: SandboxPolicy = options.SANDBOX
@@ -35,27 +38,29 @@ class Settings:
     scripted: tuple[tuple[int, ...], ...] | None = None
 
     @property
-    def wall_seconds(self) -> float:
-        """The wall time allowed for the whole run."""
+    def cpu_seconds(self) -> float:
+        """The CPU time allowed for the whole run."""
         return options.time_limit(self.games) if self.time_limit is None else self.time_limit
 
     @property
+    def wall_seconds(self) -> float:
+        """The wall-clock cap of the whole run: generous, since a loaded machine slows it."""
+        return options.wall_cap(self.cpu_seconds)
+
+    def patience(self) -> Patience:
+        """How long the run waits for a silent program, from now."""
+        return Patience(self.idle_seconds, self.cpu_seconds,
+                        time.monotonic() + self.wall_seconds, self.memory_mb << 20)
+
+    @property
     def limits(self) -> Limits:
-        """The resource limits of the program: CPU time just above the wall time, and the rest."""
+        """The resource limits of the program: CPU time for each process just above the run's,
+        and the rest."""
         output = options.output_limit(self.games) if self.output_bytes is None else self.output_bytes
-        return Limits(cpu_seconds=int(self.wall_seconds) + 1, memory_mb=self.memory_mb,
+        return Limits(cpu_seconds=int(self.cpu_seconds) + 1, memory_mb=self.memory_mb,
                       file_mb=options.FILE_MB, disk_mb=options.DISK_MB,
                       processes=options.PROCESSES, open_files=options.OPEN_FILES,
-                      output_bytes=output)
-
-
-def working_folder(manifest: Manifest) -> Path:
-    """A fresh temporary folder holding a copy of the submission."""
-    folder = Path(tempfile.mkdtemp(prefix="menace-judge-"))
-    if manifest.folder is not None:
-        shutil.copytree(manifest.folder, folder, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
+                      output_bytes=output, cpus=self.cpus)
 
 
 def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
@@ -66,13 +71,14 @@ def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
 def start_program(manifest: Manifest, settings: Settings) -> tuple[Session, Path]:
     """The program started in a fresh working folder, and that folder."""
     found = support(settings.sandbox)
-    folder = working_folder(manifest)
+    folder = working_folder(manifest.folder, manifest.files)
     env = minimal_environment(folder, marked=not found.namespaced)
     try:
         argv = resolve_command(command_line(manifest, settings.seed), folder, env["PATH"])
+        check_runtime(argv[0], found)
         sandbox = Sandbox(found, settings.limits)
         return Session.spawn(argv, cwd=folder, env=env, transport=settings.transport,
                              sandbox=sandbox), folder
-    except SpawnError:
+    except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -11,9 +11,11 @@ from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.outputs import write_atomically
 from judge.referee import judge
+from judge.sandbox import RuntimeHidden
 from judge.session import SpawnError
 from judge.text import markdown_cell
 from judge.verdict import Verdict
+from judge.workspace import CopyError
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,11 @@ def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings]) -> Row:
         return Row(sub.name, "?", None, f"bad manifest: {error}", 0, 0.0)
     try:
         run = judge(manifest, settings_for(manifest))
-    except SpawnError as error:
+    except (SpawnError, CopyError) as error:
         return Row(sub.name, manifest.language, manifest.source_bytes(), f"not run: {error}", 0, 0.0)
+    except RuntimeHidden as error:
+        return Row(sub.name, manifest.language, manifest.source_bytes(),
+                   f"{Verdict.JUDGE_ERROR.value}: {error}", 0, 0.0)
     return Row(sub.name, manifest.language, manifest.source_bytes(), run.decision.line(),
                run.games_played, run.seconds)
 

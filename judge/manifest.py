@@ -36,6 +36,8 @@ class Manifest:
     memory_mb: int = 0
     folder: Path | None = None
     """The submission folder, copied to a fresh working folder for each run."""
+    files: tuple[Path, ...] = ()
+    """Files copied by name into the top of the working folder (a bare file or command's)."""
 
     @property
     def name(self) -> str:

@@ -101,7 +101,9 @@ IDLE_SECONDS: Final = 3.0
 GRACE_SECONDS: Final = 2.0
 """Time to exit after the last dump."""
 MEMORY_MB: Final = 1024
-"""Address space of each process."""
+"""Memory of the whole run under control groups (address space of each process, always)."""
+CPUS: Final = 1.0
+"""Cores a run may use at once, under control groups (a CPU quota)."""
 FILE_MB: Final = 16
 """Largest file a program may write."""
 PROCESSES: Final = 64
@@ -117,8 +119,18 @@ SHRINK_SECONDS: Final = 60.0
 
 
 def time_limit(games: int) -> float:
-    """The wall time, in seconds, allowed for a run of `games` games."""
+    """The CPU time, in seconds, allowed for a run of `games` games, its processes together."""
     return 20 + 0.2 * games
+
+
+WALL_FACTOR: Final = 4
+"""The wall-clock cap of a run, in multiples of its CPU time limit: a loaded machine can give a
+run a quarter of a core and still see it through."""
+
+
+def wall_cap(cpu_seconds: float) -> float:
+    """The wall-clock seconds allowed for a run whose CPU time limit is `cpu_seconds`."""
+    return WALL_FACTOR * cpu_seconds + 30
 
 
 def output_limit(games: int) -> int:
@@ -139,6 +151,8 @@ MAX_TIME_SECONDS: Final = 86_400.0
 MAX_GRACE_SECONDS: Final = 3600.0
 
 
+MAX_CPUS: Final = 256
+"""The most cores a run may be given."""
 MAX_JOBS: Final = 256
 """The most submissions of a leaderboard judged at once."""
 

@@ -16,6 +16,8 @@ POLL_SYSCALLS: Final = {"x86_64": {7, 23, 232, 270, 271, 281, 441}, "aarch64": {
 SLEEP_SYSCALLS: Final = {"x86_64": {35, 230}, "aarch64": {101, 115}}
 READ_WCHANS: Final = ("pipe_read", "tty_read", "wait_woken", "poll", "select")
 SLEEP_WCHANS: Final = ("nanosleep",)
+CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
+"""Clock ticks a second, the unit of CPU times in /proc."""
 
 @dataclass(frozen=True)
 class ProcessReading:
@@ -65,11 +67,6 @@ def group_members(pgid: int, marker: str = "") -> list[tuple[int, str]]:
         if ours:
             members.append((int(entry.name), fields[0].decode()))
     return members
-
-
-def live_processes(pgid: int, marker: str = "") -> int:
-    """How many processes of a group, or marked in their environment, are alive (not zombies)."""
-    return len(group_members(pgid, marker))
 
 
 def _wchan(pid: int) -> str:
@@ -140,6 +137,32 @@ def look(members: list[tuple[int, str]]) -> ProcessReading:
         reading = reading or any(word in wchan for word in READ_WCHANS)
         sleeping = sleeping or any(word in wchan for word in SLEEP_WCHANS)
     return ProcessReading(running, reading, sleeping, len(members))
+
+
+def cpu_seconds(members: list[tuple[int, str]]) -> float:
+    """The CPU time, user and system, that the live processes of a run have used."""
+    ticks = 0
+    for pid, _ in members:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            continue
+    return ticks / CLOCK_TICKS
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One look at a program the judge is waiting for: what it does, what it has used."""
+
+    reading: ProcessReading
+    cpu_seconds: float
+    """CPU time of the whole run so far (of its live processes, without a control group)."""
+    memory_bytes: int
+    """Address space of its processes together."""
+    output_bytes: int
+    """Bytes it has printed so far, stdout and stderr."""
 
 
 def memory_in_use(members: list[tuple[int, str]]) -> int:

@@ -13,7 +13,7 @@ from reference.board import EMPTY, Board
 
 from judge import checks
 from judge.boxes import BOX_COUNT, needs_box
-from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, Channel
+from judge.channel import EOF, OUTPUT_LIMIT, Channel
 from judge.formats import (
     AmbiguousError,
     BoardAssembler,
@@ -28,7 +28,9 @@ from judge.formats import (
     read_cells,
     split_one_line_dump,
 )
+from judge.patience import LOOK_EVERY, Patience, Reason, Silence
 from judge.stops import (
+    CpuTimeOver,
     Failed,
     HungAfterEnd,
     InputClosed,
@@ -41,8 +43,6 @@ from judge.verdict import Failure, Place, Stall
 
 TRANSCRIPT_TAIL: Final = 16
 """Lines of the transcript kept for the report, unless the whole transcript is asked for."""
-MEMORY_EXTENSIONS: Final = 2
-"""Extra idle periods granted to a busy program whose memory nears its limit."""
 
 
 @dataclass(frozen=True)
@@ -65,15 +65,15 @@ def fail(failure: Failure | None) -> None:
 class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
-    def __init__(self, session: Channel, symbols: Symbols, *, idle_seconds: float,
-                 time_limit: float, keep_transcript: bool,
-                 idle: Callable[[], None] | None = None) -> None:
+    def __init__(self, session: Channel, symbols: Symbols, *, patience: Patience,
+                 keep_transcript: bool, idle: Callable[[], None] | None = None) -> None:
         self.session = session
         self.idle = idle
         """Work to do before waiting for a board, while the program has not answered yet."""
         self.symbols = symbols
-        self.idle_seconds = idle_seconds
-        self.deadline = time.monotonic() + time_limit
+        self.patience = patience
+        self.next_cpu_look = time.monotonic() + LOOK_EVERY
+        """When the run's CPU time is next checked while its output flows."""
         self.transcript: deque[str] | list[str] = (
             [] if keep_transcript else deque(maxlen=TRANSCRIPT_TAIL))
         self.game_log: list[str] = []
@@ -82,7 +82,6 @@ class Reader:
         """The previous game's lines, without its dump."""
         self.pushed_back: str | None = None
         self.in_dump = False
-        self.extensions = 0
         self.known_rows: dict[str, str | None] = {}
         self.board_form: BoardForm | None = None
         """The form of the boards printed so far: one line, or rows."""
@@ -139,27 +138,33 @@ class Reader:
             return self._received(text, noted=True)
         if self.idle is not None and not self.in_dump:  # a dump comes in a stream: no pause
             self.idle()
-        remaining = self.deadline - time.monotonic()
-        timeout = min(self.idle_seconds, max(remaining, 0.0))
-        got = self.session.read_line(timeout)
+        got = self.patience.wait(self.session)
         if isinstance(got, str):
+            self._check_cpu()
             return self._received(got)
         if got is OUTPUT_LIMIT:
             raise OutputOverLimit()
         if got is EOF:
             raise OutputEnded()
-        assert got is TIMEOUT
-        if time.monotonic() >= self.deadline:
-            raise WallTimeOver()
-        reading = self.session.look()
-        if reading.running and self.extensions < MEMORY_EXTENSIONS and \
-                self.session.memory_in_use() * 4 > self.session.memory_limit():
-            self.extensions += 1
-            return self.line(place, game_over=game_over)
-        if game_over and reading.reading_stdin:
+        assert isinstance(got, Silence)
+        self._stopped_by(got)
+        reading = got.last.reading if got.last else None
+        waiting = reading is not None and reading.reading_stdin
+        if game_over and waiting:
             fail(checks.game_end_waits(place))
-        raise Stalled(Stall(place, timeout, reading.describe(self.session.transport),
-                            checks.interactive(reading.reading_stdin)))
+        described = reading.describe(self.session.transport) if reading else "it printed nothing"
+        raise Stalled(Stall(place, got.waited, described, checks.interactive(waiting),
+                            got.cpu_seconds))
+
+    def _check_cpu(self) -> None:
+        """Stop the run once it has used up its CPU time limit, looked at now and then while
+        its output flows (a silent program is looked at while the judge waits)."""
+        now = time.monotonic()
+        if now < self.next_cpu_look:
+            return
+        self.next_cpu_look = now + LOOK_EVERY
+        if self.patience.over_cpu(self.session.progress()):
+            raise CpuTimeOver()
 
     def content_line(self, place: Place, *, game_over: bool = False) -> str:
         """The next line that is neither blank nor a border line."""
@@ -168,20 +173,39 @@ class Reader:
             if not is_blank(text) and not is_border(text):
                 return text
 
-    def final_line(self, grace_end: float) -> str | None:
-        """A line printed after the last dump, before `grace_end`; None when the output ends."""
+    def final_line(self, grace: float) -> str | None:
+        """A line printed after the last dump; None when the output ends. HungAfterEnd when
+        the program goes on without ending for `grace` seconds (of its CPU time, or without
+        progress)."""
         if self.pushed_back is not None:
             text, self.pushed_back = self.pushed_back, None
             return text
-        got = self.session.read_line(max(grace_end - time.monotonic(), 0.0))
+        got = self.patience.wait(self.session, idle_seconds=grace)
         if got is OUTPUT_LIMIT:
             raise OutputOverLimit()
         if got is EOF:
             return None
-        if got is TIMEOUT:
+        if isinstance(got, Silence):
+            self._stopped_by(got)
             raise HungAfterEnd()
+        assert isinstance(got, str)
         self.transcript.append("< " + got)
         return got
+
+    def end(self, grace: float) -> None:
+        """Wait for the program to end once its output has; HungAfterEnd when it does not."""
+        silence = self.patience.wait_exit(self.session, grace)
+        if silence is not None:
+            self._stopped_by(silence)
+            raise HungAfterEnd()
+
+    @staticmethod
+    def _stopped_by(silence: Silence) -> None:
+        """Stop the run for a silence that passed one of the run's limits."""
+        if silence.reason is Reason.WALL:
+            raise WallTimeOver()
+        if silence.reason is Reason.CPU:
+            raise CpuTimeOver()
 
     def _note_received(self, lines: list[str]) -> None:
         """Add lines the program printed to the transcript (only its tail is kept by default)."""

@@ -38,7 +38,7 @@ from judge.randomness import Evidence
 from judge.reader import Position, Reader, fail
 from judge.replay import Replay
 from judge.session import LeftoverError, Session
-from judge.stops import Aftermath, Failed, Finished, HungAfterEnd, Stop
+from judge.stops import Aftermath, Failed, Finished, Stop
 from judge.verdict import Check, Decision, Ending, Facts, Failure, Place, decide
 
 DRAIN_SECONDS: Final = 3.0
@@ -115,8 +115,8 @@ class Referee:
         self.opponent = opponent
         self.knowledge = knowledge
         self.reader = Reader(session, Symbols.declared(manifest.x, manifest.o, manifest.empty),
-                             idle_seconds=settings.idle_seconds, time_limit=settings.wall_seconds,
-                             keep_transcript=settings.keep_transcript, idle=self._while_waiting)
+                             patience=settings.patience(), keep_transcript=settings.keep_transcript,
+                             idle=self._while_waiting)
         self.numbering: BeadFormat | None = (
             None if manifest.beads is BeadFormat.AUTO else manifest.beads)
         self.place = Place()
@@ -342,12 +342,10 @@ class Referee:
         self.catch_up()
         self.place = Place(self.settings.games, 0)
         fail(checks.bead_draws(self.bead_draws.result(), self.place))
-        grace_end = time.monotonic() + self.settings.grace_seconds
-        while (text := self.reader.final_line(grace_end)) is not None:
+        while (text := self.reader.final_line(self.settings.grace_seconds)) is not None:
             if not is_blank(text):
                 self._extra_output(text)
-        if not self.reader.session.wait_exit(max(grace_end - time.monotonic(), 0.0)):
-            raise HungAfterEnd()
+        self.reader.end(self.settings.grace_seconds)
         raise Finished()
 
     def _extra_output(self, text: str) -> None:
@@ -371,6 +369,8 @@ class Referee:
 
 def facts_from(stop: Stop | None, ending: Ending | None, place: Place, fault: str = "") -> Facts:
     """The facts of a run from what stopped it (None: the judge's fault) and how the program ended."""
+    if not fault and ending is not None and ending.containment is not None:
+        fault = ending.containment.fault
     facts = Facts(ending=ending, place=place, judge_fault=fault,
                   output_over_limit=ending is not None and ending.output_over_limit)
     if stop is not None:
@@ -444,6 +444,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         moves=tuple(tuple(game) for game in referee.moves_sent),
         submission=str(manifest.folder) if manifest.folder else "",
         command=manifest.command if manifest.folder is None else (),
+        files=tuple(str(path) for path in manifest.files) if manifest.folder is None else (),
     )
     return Run(
         decision=decide(facts), facts=facts, games_played=referee.games_played,

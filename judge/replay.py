@@ -16,7 +16,8 @@ from judge.options import Choice, OpponentKind, Transport
 
 LARGEST_FILE: Final = 16 << 20
 """The largest replay file read, in bytes: a run of the most games allowed needs far less."""
-FIELDS: Final = ("seed", "games", "opponent", "transport", "moves", "submission", "command")
+FIELDS: Final = ("seed", "games", "opponent", "transport", "moves", "submission", "command",
+                  "files")
 
 
 class ReplayError(ValueError):
@@ -35,6 +36,23 @@ class Replay:
     submission: str = ""
     """The submission folder, if the run judged one."""
     command: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    """The files a bare command's run copied in, by their full paths."""
+
+    def files_here(self, here: Path) -> tuple[Path, ...]:
+        """The files to copy in for the command, each of which must lie inside `here`: a
+        replay file may come from someone else, and names nothing outside the folder the
+        judge runs in."""
+        inside = here.resolve()
+        found = []
+        for name in self.files:
+            path = Path(name)
+            if not path.is_absolute() or not path.resolve().is_relative_to(inside):
+                raise ReplayError(f"the replay names the file {_short(name)}, outside the "
+                                  "folder the judge runs in: run the replay from a folder that "
+                                  "holds its files")
+            found.append(path)
+        return tuple(found)
 
 
 def replay_text(replay: Replay) -> str:
@@ -42,7 +60,8 @@ def replay_text(replay: Replay) -> str:
     data = {
         "seed": replay.seed, "games": replay.games, "opponent": replay.opponent,
         "transport": replay.transport, "submission": replay.submission,
-        "command": list(replay.command), "moves": [list(game) for game in replay.moves],
+        "command": list(replay.command), "files": list(replay.files),
+        "moves": [list(game) for game in replay.moves],
     }
     return json.dumps(data) + "\n"
 
@@ -106,15 +125,16 @@ def parse_replay(text: str) -> Replay:
     submission = data.get("submission", "")
     if not isinstance(submission, str) or "\0" in submission:
         raise ReplayError(f"field 'submission' must be a folder's path, not {_short(submission)}")
-    command = _strings(data, "command")
-    if any("\0" in part for part in command):
-        raise ReplayError("field 'command' holds a NUL character")
+    command, files = _strings(data, "command"), _strings(data, "files")
+    for key, parts in (("command", command), ("files", files)):
+        if any("\0" in part for part in parts):
+            raise ReplayError(f"field {key!r} holds a NUL character")
     return Replay(
         seed=_whole(data, "seed", 0, options.MAX_SEED), games=games,
         opponent=_choice(data, "opponent", OpponentKind),
         transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)}, "transport",
                           Transport),
-        moves=_moves(data, games), submission=submission, command=command,
+        moves=_moves(data, games), submission=submission, command=command, files=files,
     )
 
 

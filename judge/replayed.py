@@ -12,7 +12,7 @@ from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
 from judge.options import BeadFormat, MoveFormat, RefillRule, Transport, parse
-from judge.processes import ProcessReading
+from judge.processes import Progress
 from judge.referee import Referee
 from judge.stops import Failed, Finished, OutputEnded, Stop
 from judge.verdict import Check, Ending, Failure, Place
@@ -54,17 +54,9 @@ class TranscriptSession:
         """A recorded program has always exited."""
         return True
 
-    def look(self) -> ProcessReading:
+    def progress(self) -> Progress:
         """Never called: a recorded session never falls silent."""
         raise AssertionError("a recorded session has no process")
-
-    def memory_in_use(self) -> int:
-        """No process, no memory."""
-        return 0
-
-    def memory_limit(self) -> int:
-        """No process, no limit."""
-        return 1 << 40
 
     def drain(self, timeout: float, quiet: float, limit: int) -> None:
         """Nothing more will come."""

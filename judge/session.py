@@ -9,10 +9,8 @@ import fcntl
 import os
 import resource
 import select
-import shutil
 import signal
 import subprocess
-import sys
 import time
 import tty
 import uuid
@@ -20,9 +18,18 @@ from collections import deque
 from pathlib import Path
 from typing import Final
 
+from judge import runtimes
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.options import Transport
-from judge.processes import ProcessReading, group_members, look, memory_in_use, states
+from judge.processes import (
+    ProcessReading,
+    Progress,
+    cpu_seconds,
+    group_members,
+    look,
+    memory_in_use,
+    states,
+)
 from judge.sandbox import Sandbox
 from judge.verdict import Ending
 
@@ -35,7 +42,6 @@ STDERR_WATCH_AFTER: Final = 0.05
 """Seconds a wait lasts before stderr is watched too."""
 AFTER_EXIT_QUIET: Final = 0.1
 """Seconds of silence after the program exits before its output counts as ended."""
-PYTHON_NAMES: Final = ("python", "python3")
 
 
 class SpawnError(OSError):
@@ -49,9 +55,8 @@ RUN_MARKER: Final = "MENACE_JUDGE_RUN"
 def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
     """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings,
     never the judge's own folder; `marked` adds the marker that finds its processes."""
-    interpreter_dir = str(Path(sys.executable).parent)
     env = {
-        "PATH": f"{interpreter_dir}:/usr/local/bin:/usr/bin:/bin",
+        "PATH": runtimes.search_path(),
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
@@ -64,16 +69,16 @@ def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
 
 
 def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
-    """The command with its program found: `python3` is the judge's own interpreter."""
+    """The command with its program found: `python3` is the interpreter behind the judge's
+    Python, a path is relative to the working folder, a name is a runtime found on `path` or
+    the judge's own PATH (judge/runtimes.py)."""
     program = command[0]
-    if program in PYTHON_NAMES:
-        return [sys.executable, *command[1:]]
     if "/" in program:
         candidate = cwd / program
         if not candidate.exists():
             raise SpawnError(f"command not found: {program!r}")
         return [str(candidate), *command[1:]]
-    found = shutil.which(program, path=path)
+    found = runtimes.find(program, path)
     if found is None:
         raise SpawnError(f"command not found: {program!r}")
     return [found, *command[1:]]
@@ -371,13 +376,12 @@ class Session:
         """What the program's processes are doing right now."""
         return look(self.members())
 
-    def memory_in_use(self) -> int:
-        """The address space, in bytes, of the program's processes together."""
-        return memory_in_use(self.members())
-
-    def memory_limit(self) -> int:
-        """The address-space limit of each process, in bytes (a huge number when none)."""
-        return (self.limits.memory_mb or 1 << 30) << 20
+    def progress(self) -> Progress:
+        """What the program is doing now, and the CPU time, memory and output it has used."""
+        members = self.members()
+        tree = self.sandbox.cpu_seconds()
+        return Progress(look(members), cpu_seconds(members) if tree is None else tree,
+                        memory_in_use(members), self.output_bytes)
 
     def stderr_tail(self) -> tuple[str, ...]:
         """The last lines the program wrote to stderr."""

@@ -91,6 +91,14 @@ class WallTimeOver(Stop):
         return replace(facts, wall_time_over=True)
 
 
+class CpuTimeOver(Stop):
+    """The run's processes together used up its CPU time limit."""
+
+    def noted(self, facts: Facts) -> Facts:
+        """The facts with the CPU time used up."""
+        return replace(facts, cpu_time_over=True)
+
+
 class HungAfterEnd(Stop):
     """The program was still running after the grace period that follows the last dump."""
 

@@ -100,6 +100,8 @@ class Stall:
     """The judge's best reading of why, e.g. waiting for input."""
     check: Check | None = None
     """`interactive` when it was waiting for input before printing its move."""
+    cpu_seconds: float = 0.0
+    """CPU time the program used during the silence."""
 
 
 @dataclass(frozen=True)
@@ -223,11 +225,13 @@ def decide(facts: Facts) -> Decision:
     if contained is not None and contained.cpu_hit:
         return Decision(Verdict.TIME_LIMIT, None,
                         "its processes together used up the CPU time limit", facts.place)
-    if facts.cpu_time_over or (ending is not None and ending.signal == SIGXCPU
-                               and not ending.killed_by_judge):
+    if facts.cpu_time_over:
+        return Decision(Verdict.TIME_LIMIT, None,
+                        "its processes together used up the CPU time limit", facts.place)
+    if ending is not None and ending.signal == SIGXCPU and not ending.killed_by_judge:
         return Decision(Verdict.TIME_LIMIT, None, "it used up its CPU time limit", facts.place)
     if facts.wall_time_over:
-        return Decision(Verdict.TIME_LIMIT, None, "the run passed its wall-time limit",
+        return Decision(Verdict.TIME_LIMIT, None, "the run passed its wall-clock cap",
                         facts.place)
     if facts.hung_after_end:
         return Decision(Verdict.TIME_LIMIT, Check.EXIT,
@@ -256,7 +260,8 @@ def decide(facts: Facts) -> Decision:
     if facts.stall is not None:
         stall = facts.stall
         return Decision(Verdict.IDLE, stall.check,
-                        f"it stopped talking for {stall.waited:.1f} s: {stall.reading}",
+                        f"it printed nothing for {stall.waited:.1f} s, using {stall.cpu_seconds:.1f}"
+                        f" s of CPU: {stall.reading}",
                         stall.place)
     if not facts.finished:
         return Decision(Verdict.JUDGE_ERROR, None, "the run stopped without a reason",

@@ -1,9 +1,10 @@
 """Hostile submissions: each gets its verdict under `--sandbox require`, and nothing leaks.
 
-One fixture per attack class of tests/submissions/hostile/ (see its README): each is the
-canonical program with an `attack()` run before it plays. Every test asserts the verdict
-and also what must not have happened on this machine: a changed project, a file left
-outside the run, a secret in the report, a process still alive, a connection made.
+One fixture per attack class of tests/submissions/hostile/ (see its README): each is an
+`attack()` run before the canonical program plays, which the test copies beside it. Every
+test asserts the verdict and also what must not have happened on this machine: a changed
+project, a file left outside the run, a secret in the report, a process still alive, a
+connection made, a forged count accepted, a neighbour starved.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -26,6 +28,8 @@ from judge.sandbox import Level, support
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"
+SUBMISSIONS = ROOT / "tests" / "submissions"
+CANONICAL = SUBMISSIONS / "accepted" / "canonical" / "menace.py"
 TOKEN = "menace-hostile-token"
 SECRET = "menace-hostile-secret-4f1c9a"
 FOUND = support()
@@ -45,15 +49,27 @@ IDLE_LIMIT = "10"
 is meant to go idle and the machine that runs the tests may be loaded."""
 
 
-def judge(name: str, tmp_path: Path, games: int = 3,
-          env: dict[str, str] | None = None) -> tuple[dict[str, object], str]:
-    """The JSON report and the printed report of a hostile fixture judged under full."""
+def assembled(name: str, tmp_path: Path) -> Path:
+    """A submission folder of the hostile fixture `name`: its files and the program it runs
+    once its attack is made (the canonical one, or the fixture its `[expected] base` names)."""
+    folder = tmp_path / name
+    shutil.copytree(HOSTILE / name, folder)
+    base = expected(name).get("base")
+    shutil.copy(SUBMISSIONS / base / "menace.py" if base else CANONICAL, folder / "menace.py")
+    return folder
+
+
+def judge(name: str, tmp_path: Path, games: int = 3, env: dict[str, str] | None = None,
+          options: tuple[str, ...] = (), folder: Path | None = None) -> tuple[dict[str, object], str]:
+    """The JSON report and the printed report of a hostile fixture (or of `folder`, a copy of
+    it) judged under full."""
+    folder = folder or assembled(name, tmp_path)
     result, transcript = tmp_path / "result.json", tmp_path / "transcript.txt"
     run = subprocess.run(
         [sys.executable, "-m", "judge", "--sandbox", "require", "--games", str(games),
          "--seed", "2026", "--idle-limit", IDLE_LIMIT, "--json", str(result), "--transcript", str(transcript),
-         "--save-replay", str(tmp_path / "replay.json"), str(HOSTILE / name)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+         "--save-replay", str(tmp_path / "replay.json"), *options, str(folder)],
+        cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
         env={**os.environ, **(env or {})})
     assert run.returncode in (0, 1), run.stdout + run.stderr
     assert "sandbox: full" in run.stdout.splitlines()[1]
@@ -79,26 +95,32 @@ def tree_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
-def token_processes(seed: int) -> list[int]:
-    """Processes whose command line carries the token of a run of `hostile/escapes` with this
-    judge seed (each test uses its own seed, so tests run side by side do not see each other's)."""
-    token = f"{TOKEN}-{seed}".encode()
+def processes_with(word: bytes) -> list[int]:
+    """Processes whose command line holds `word` as one of its arguments."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if token + b"\x00" in Path(f"/proc/{entry}/cmdline").read_bytes() + b"\x00":
-                    found.append(int(entry))
+                arguments = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\x00")
             except OSError:
                 continue
+            if word in arguments:
+                found.append(int(entry))
     return found
 
 
+def token_processes(seed: int) -> list[int]:
+    """Processes whose command line carries the token of a run of `hostile/escapes` with this
+    judge seed (each test uses its own seed, so tests run side by side do not see each other's)."""
+    return [pid for pid in processes_with(f"sleep 600; : {TOKEN}-{seed}".encode())]
+
+
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (i) of the sandbox's tests, one folder each."""
+    """Attack classes (a) to (o) of the sandbox's tests, one folder each; none holds a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
-    assert classes == list("abcdefghi")
+    assert classes == list("abcdefghijklno")
+    assert not [path for path in HOSTILE.rglob("*") if path.is_symlink()]
 
 
 def test_a_edits_to_the_judge_do_not_stay(tmp_path: Path) -> None:
@@ -177,7 +199,7 @@ def test_i_a_fork_bomb_as_root_is_contained(tmp_path: Path) -> None:
 def test_killing_the_judge_kills_the_tree(tmp_path: Path) -> None:
     """If the judge is killed, nothing of the run it was judging survives it (the run is long
     enough, 20,000 games, to be caught in the middle)."""
-    folder = HOSTILE / "escapes"
+    folder = assembled("escapes", tmp_path)
     process = subprocess.Popen(
         [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "20000", "--seed", "7",
          "--idle-limit", "30", str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -192,3 +214,89 @@ def test_killing_the_judge_kills_the_tree(tmp_path: Path) -> None:
     while token_processes(7):
         assert time.monotonic() < deadline, f"survivors: {token_processes(7)}"
         time.sleep(0.05)
+
+
+def test_j_arguments_name_nothing_of_the_host(tmp_path: Path) -> None:
+    """(j) Host paths among a manifest's arguments are data: the host's secret file, its unix
+    socket, its /proc/1, /root and /etc/passwd are not what the program finds there."""
+    secret, address = Path("/tmp/menace-hostile-arg-secret"), "/tmp/menace-hostile-arg.sock"
+    secret.write_text(SECRET + "-argument")
+    Path(address).unlink(missing_ok=True)
+    try:
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(address)
+            server.listen()
+            server.setblocking(False)
+            _, text = judge("names-host-paths", tmp_path)
+            with pytest.raises(BlockingIOError):
+                server.accept()
+    finally:
+        secret.unlink()
+        Path(address).unlink(missing_ok=True)
+    assert SECRET not in text
+
+
+def test_k_links_out_of_the_folder_are_refused_before_anything_runs(tmp_path: Path) -> None:
+    """(k) A link to a private file of the judge's user, or to /dev/zero, refuses the copy: a
+    one-line message names the link, nothing is read through it, the host's /tmp keeps its size."""
+    planted = tmp_path / "private"
+    planted.write_text(SECRET + "-link")
+    planted.chmod(0o600)
+    for name, target in (("secret", planted), ("zero", Path("/dev/zero"))):
+        folder = assembled("links-out", tmp_path / name)
+        (folder / name).symlink_to(target)
+        before = shutil.disk_usage(tempfile.gettempdir()).used
+        run = subprocess.run(
+            [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "1", str(folder)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert f"{name} is a link that leads out of the submission folder" in run.stderr
+        assert SECRET not in run.stdout + run.stderr and "Traceback" not in run.stderr
+        assert shutil.disk_usage(tempfile.gettempdir()).used - before < 16 << 20
+
+
+def test_l_a_manifest_cannot_raise_its_memory_cap(tmp_path: Path) -> None:
+    """(l) memory_mb = 1 TB in the manifest, 512 MB on the command line: 512 MB holds."""
+    report, _ = judge("raises-its-cap", tmp_path, games=1, options=("--memory-limit", "512"))
+    sandbox = report["sandbox"]
+    assert isinstance(sandbox, dict)
+    assert report["verdict"] == "memory-limit"
+
+
+@pytest.mark.parametrize("forged", ["0\n", "\u00b2\n"])
+def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> None:
+    """(n) A program that leaves a process behind and writes a count of 0 (or bytes that are no
+    count) into every pipe it can take from the sandbox's processes is still caught: the
+    warden's pipe is out of its reach."""
+    folder = assembled("forges-report", tmp_path)
+    manifest = folder / "submission.toml"
+    manifest.write_text(manifest.read_text().replace(
+        '"attack.py"]', f'"attack.py", "--forge", {json.dumps(forged)}]', 1))
+    report, text = judge("forges-report", tmp_path, folder=folder)
+    assert report["check"] == "exit" and "process(es) running after it exited" in str(report["got"])
+    assert "Traceback" not in text
+
+
+def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
+    """(o) Judged two at a time beside a program that burns CPU in eight new sessions, two
+    correct programs are accepted: each run has its own CPU quota, and a silence is judged by
+    the program's own CPU time and progress."""
+    board = tmp_path / "board"
+    board.mkdir()
+    assembled("burns-cpu", board)
+    for name in ("first", "second"):
+        (board / name).mkdir()
+        shutil.copy(CANONICAL, board / name / "menace.py")
+        shutil.copy(HOSTILE / "burns-cpu" / "submission.toml", board / name / "submission.toml")
+        text = (board / name / "submission.toml").read_text()
+        (board / name / "submission.toml").write_text(text.replace("attack.py", "menace.py"))
+    result = tmp_path / "rows.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "judge", "--sandbox", "require", "-j", "2", "--games", "30",
+         "--seed", "2031", "--json", str(result), str(board)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    verdicts = {line.split()[0]: line for line in run.stdout.splitlines()
+                if line.split() and line.split()[0] in ("first", "second", "burns-cpu")}
+    assert "accepted" in verdicts["first"] and "accepted" in verdicts["second"], run.stdout
+    assert "accepted" not in verdicts["burns-cpu"], run.stdout
+    assert not set(processes_with(b"attack.py")) & set(processes_with(b"2031"))

@@ -233,14 +233,30 @@ def test_a_replay_command_is_shown_and_refused_at_a_terminal_unless_the_answer_i
 
 def test_a_replay_command_runs_when_the_answer_is_yes_or_with_yes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    replay = command_replay(tmp_path)
-    replay.write_text(replay.read_text().replace(', "--note", "\\u001b[2J"', ""))
+    replay = tmp_path / "replay.json"
+    shutil.copy(CANONICAL / "menace.py", tmp_path / "menace.py")
+    replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
+        "python3", "menace.py"], "files": [str(tmp_path / "menace.py")]}))
+    monkeypatch.chdir(tmp_path)
     assert main(["--replay", str(replay), "--yes"]) == 0
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("builtins.input", lambda prompt: "y")
     assert main(["--replay", str(replay)]) == 0
     out, err = lines(capsys)
     assert out[-1] == "accepted" and "runs: python3" in err[0]
+
+
+@pytest.mark.usefixtures("never_run")
+def test_a_replay_that_names_a_file_outside_the_current_folder_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay file may come from someone else: its files must lie where the judge runs."""
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
+        "python3", "menace.py"], "files": [str(CANONICAL / "menace.py")]}))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--replay", str(replay), "--yes"]) == 2
+    _, err = lines(capsys)
+    assert len(err) == 1 and "outside the folder the judge runs in" in err[0]
 
 
 @pytest.mark.usefixtures("never_run")

@@ -43,9 +43,11 @@ def test_the_command_line_defaults_are_the_settings_defaults() -> None:
     got = settings_for([], Manifest(command=("menace",)))
     assert got == Settings(seed=7)
     assert got.games == options.GAMES and got.opponent is OpponentKind.MIXED
-    assert got.wall_seconds == options.time_limit(options.GAMES)
+    assert got.cpu_seconds == options.time_limit(options.GAMES)
+    assert got.wall_seconds == options.wall_cap(got.cpu_seconds) > 2 * got.cpu_seconds
     limits = got.limits
-    assert limits.cpu_seconds == int(got.wall_seconds) + 1
+    assert limits.cpu_seconds == int(got.cpu_seconds) + 1
+    assert limits.cpus == options.CPUS
     assert (limits.memory_mb, limits.output_bytes) == (options.MEMORY_MB,
                                                          options.output_limit(options.GAMES))
 
@@ -53,10 +55,19 @@ def test_the_command_line_defaults_are_the_settings_defaults() -> None:
 def test_the_limits_follow_the_number_of_games_and_the_options() -> None:
     got = settings_for(["--games", "10", "--time-limit", "5", "--output-limit", "2",
                         "--memory-limit", "300"], Manifest(command=("menace",)))
-    assert (got.wall_seconds, got.limits.cpu_seconds) == (5, 6)
+    assert (got.cpu_seconds, got.limits.cpu_seconds) == (5, 6)
     assert (got.limits.output_bytes, got.limits.memory_mb) == (2 << 20, 300)
     assert settings_for(["--games", "10"], Manifest(command=("m",))).limits.output_bytes == \
         options.output_limit(10)
+
+
+def test_a_manifest_may_lower_the_memory_limit_but_never_raise_it() -> None:
+    """The command line's (or the default) memory limit is a ceiling for the submission."""
+    asks_more = Manifest(command=("menace",), memory_mb=1 << 20)
+    assert settings_for(["--memory-limit", "512"], asks_more).memory_mb == 512
+    assert settings_for([], asks_more).memory_mb == options.MEMORY_MB
+    asks_less = Manifest(command=("menace",), memory_mb=128)
+    assert settings_for(["--memory-limit", "512"], asks_less).memory_mb == 128
 
 
 def test_the_transport_comes_from_the_flag_then_the_replay_then_the_manifest() -> None:

@@ -14,7 +14,7 @@ from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
 from judge.options import Transport
-from judge.processes import ProcessReading
+from judge.processes import ProcessReading, Progress
 from judge.referee import Referee, facts_from
 from judge.stops import Stop
 from judge.verdict import Ending, decide
@@ -70,6 +70,7 @@ class TranscriptSession:
         self.items = list(transcript.items)
         self.end = transcript.end
         self.position = 0
+        self.looks = 0
 
     def send_line(self, text: str) -> bool:
         """Take the judge's line, which must be the transcript's next `>` line."""
@@ -103,23 +104,20 @@ class TranscriptSession:
         """Every line is at hand: the checks due wait for the next move."""
         return True
 
-    def look(self) -> ProcessReading:
-        """What the program does once silent, from the transcript's `# end:` header."""
-        return ProcessReading(running=self.end == "busy",
-                              reading_stdin=self.end == "waiting-for-input",
-                              sleeping=False, count=1)
+    def progress(self) -> Progress:
+        """What the program does once silent, from the transcript's `# end:` header: a busy
+        one uses a second of CPU time at each look."""
+        self.looks += 1
+        busy = self.end == "busy"
+        return Progress(ProcessReading(running=busy, reading_stdin=self.end == "waiting-for-input",
+                                       sleeping=False, count=1),
+                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0,
+                        output_bytes=0)
 
     def wait_exit(self, timeout: float) -> bool:
         """True when the transcript ends with an exit."""
         return self.end.startswith("exit")
 
-    def memory_in_use(self) -> int:
-        """Nothing worth extending a wait for."""
-        return 0
-
-    def memory_limit(self) -> int:
-        """A limit far above any use."""
-        return 1 << 40
 
     def drain(self, timeout: float, quiet: float, limit: int) -> None:
         """Nothing is printed after the transcript's last line."""

@@ -25,8 +25,8 @@ from judge.sandbox import (
     Sandbox,
     Support,
     support,
-    warden,
 )
+from judge.warden import Report, read_report, script
 
 ROOT = Path(__file__).resolve().parent.parent
 FOUND = support()
@@ -89,9 +89,23 @@ def test_fallback_without_namespaces_reports_its_level(tmp_path: Path) -> None:
 
 def test_warden_hides_its_pipe_from_the_program() -> None:
     """The warden closes its count's descriptor for the program and writes the count on it."""
-    script = warden(12)
-    assert script.index("12>&-") < script.index(">&12")
-    assert "12" not in warden(None) and '"$@"' in warden(None)
+    text = script(12)
+    assert text.index("12>&-") < text.index(">&12")
+    assert "12" not in script(None) and '"$@"' in script(None)
+
+
+@pytest.mark.parametrize("data", [b"0", b"00\n", b"-1\n", "\u00b2\n".encode(), b"1\n2\n",
+                                  b"1234567\n", b" 1\n", b"1 \n", b"\xff\n", b"0\n0\n"])
+def test_a_warden_report_that_is_not_one_count_is_a_judge_error(data: bytes) -> None:
+    """Only one count, as the warden writes it, is read; anything else names the fault."""
+    report = read_report(data)
+    assert report.leftovers is None and "malformed report" in report.fault
+
+
+def test_the_warden_report_is_read_strictly() -> None:
+    """One count and a newline is the report; nothing at all is no report."""
+    assert read_report(b"0\n") == Report(0) and read_report(b"12\n") == Report(12)
+    assert read_report(b"") == Report(None)
 
 
 @needs_full

@@ -1,1 +1,0 @@
-../../wrong-answer/303-boxes/menace.py

@@ -1,1 +1,0 @@
-../../accepted/canonical/menace.py
