@@ -277,23 +277,29 @@ def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> No
     assert "Traceback" not in text
 
 
+SLOW_START = ("# Start up as a golfed Ruby or Perl answer does, with 1.5 s of CPU.\n"
+              "import runpy\nsum(range(120_000_000))\n"
+              "runpy.run_path('menace.py', run_name='__main__')\n")
+"""A correct program that needs much CPU before its first board: starved, it would be silent."""
+
+
 def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
     """(o) Judged two at a time beside a program that burns CPU in eight new sessions, two
-    correct programs are accepted: each run has its own CPU quota, and a silence is judged by
-    the program's own CPU time and progress."""
+    correct programs that start slowly are accepted: each run has its own CPU quota, and a
+    silence is judged by the program's own CPU time and progress."""
     board = tmp_path / "board"
     board.mkdir()
     assembled("burns-cpu", board)
     for name in ("first", "second"):
-        (board / name).mkdir()
-        shutil.copy(CANONICAL, board / name / "menace.py")
-        shutil.copy(HOSTILE / "burns-cpu" / "submission.toml", board / name / "submission.toml")
-        text = (board / name / "submission.toml").read_text()
-        (board / name / "submission.toml").write_text(text.replace("attack.py", "menace.py"))
-    result = tmp_path / "rows.json"
+        folder = board / name
+        folder.mkdir()
+        shutil.copy(CANONICAL, folder / "menace.py")
+        (folder / "slow.py").write_text(SLOW_START)
+        manifest = (HOSTILE / "burns-cpu" / "submission.toml").read_text()
+        (folder / "submission.toml").write_text(manifest.replace("attack.py", "slow.py"))
     run = subprocess.run(
         [sys.executable, "-m", "judge", "--sandbox", "require", "-j", "2", "--games", "30",
-         "--seed", "2031", "--json", str(result), str(board)],
+         "--seed", "2031", str(board)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     verdicts = {line.split()[0]: line for line in run.stdout.splitlines()
                 if line.split() and line.split()[0] in ("first", "second", "burns-cpu")}
