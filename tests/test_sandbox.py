@@ -298,3 +298,74 @@ def test_require_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(sandbox.SandboxError, match="namespaces: bwrap not found"):
         sandbox.support.__wrapped__(SandboxPolicy.REQUIRE)
     assert sandbox.support.__wrapped__(SandboxPolicy.AUTO).level is not Level.FULL
+
+
+@needs_full
+def test_a_run_is_held_to_its_cpu_quota(tmp_path: Path) -> None:
+    """Four busy children for a second and a half use at most one core's worth of CPU time."""
+    done, facts = contained("""
+        import os, time
+        for _ in range(4):
+            if os.fork() == 0:
+                end = time.monotonic() + 1.5
+                while time.monotonic() < end:
+                    pass
+                os._exit(0)
+        for _ in range(4):
+            os.wait()
+    """, tmp_path, Limits(cpus=1.0))
+    assert done.returncode == 0, done.stderr
+    assert facts.cpu_seconds is not None and facts.cpu_seconds < 1.5 * 1.25
+
+
+@needs_full
+def test_the_program_sees_the_standard_library_only(tmp_path: Path) -> None:
+    """Every site-packages folder of the judge's Python is empty inside, and neither the judge
+    nor its test tools can be imported."""
+    done, _ = contained("""
+        import importlib.util, site
+        print([name for folder in site.getsitepackages() for name in __import__("os").listdir(folder)])
+        print([importlib.util.find_spec(name) is None for name in ("judge", "pytest", "json")])
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == ["[]", "[True, True, False]"]
+
+
+@needs_full
+def test_the_warden_is_out_of_the_programs_reach(tmp_path: Path) -> None:
+    """Neither pidfd_getfd nor /proc gives the program a descriptor of bwrap's init or of the
+    warden, though it runs as the warden's user."""
+    done, facts = contained("""
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        taken = []
+        for pid in (1, 2):
+            handle = os.pidfd_open(pid)
+            taken += [(pid, fd) for fd in range(64) if libc.syscall(438, handle, fd, 0) >= 0]
+            try:
+                taken.append((pid, os.listdir(f"/proc/{pid}/fd")))
+            except OSError:
+                pass
+        print(taken)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().strip() == "[]"
+    assert facts.leftovers == 0 and not facts.fault
+
+
+@needs_full
+def test_arguments_are_never_mounts(tmp_path: Path) -> None:
+    """A host path among the program's arguments names nothing inside."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host")
+    (folder / "program.py").write_text("import os, sys\nprint(os.path.exists(sys.argv[1]))\n")
+    sandbox = Sandbox(FOUND, DEFAULT_LIMITS)
+    process = sandbox.popen([sys.executable, "program.py", str(secret)], cwd=folder,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    out, err = process.communicate(timeout=60)
+    sandbox.finish()
+    assert out == b"False\n", err
