@@ -3,9 +3,10 @@ never by the wall clock alone, so that a loaded machine does not make a correct 
 
 A silence is idle when the program has used the idle limit's worth of CPU time without
 printing (a busy loop), or has made no progress for that long (its CPU time has not moved and
-none of its processes is runnable: it is blocked reading its input, sleeping, or waiting on
-something else). A program that is runnable or using CPU is making progress: it is only
-waited for, up to the run's CPU time limit and its generous wall-clock cap.
+no process of the run is runnable or in a disk wait: it is blocked reading its input,
+sleeping, or waiting on something else). A program that is runnable or using CPU is making
+progress: it is only waited for, up to the run's CPU time limit and its generous wall-clock
+cap.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class Patience:
             look = program.progress()
             if look.output_bytes != last.output_bytes:  # part of a line: the silence is over
                 silent, moved, cpu_start = 0.0, 0.0, look.cpu_seconds
-            elif look.reading.running or look.cpu_seconds - last.cpu_seconds >= MOVED:
+            elif look.busy or look.cpu_seconds - last.cpu_seconds >= MOVED:
                 moved = silent
             last = look
             used = look.cpu_seconds - cpu_start

@@ -139,6 +139,15 @@ def look(members: list[tuple[int, str]]) -> ProcessReading:
     return ProcessReading(running, reading, sleeping, len(members))
 
 
+BUSY_STATES: Final = ("R", "D")
+"""Process states of a process that is making progress: runnable, or in a disk wait."""
+
+
+def busy(members: list[tuple[int, str]]) -> bool:
+    """True when one of these processes is runnable or in an uninterruptible wait."""
+    return any(state in BUSY_STATES for _, state in members)
+
+
 def cpu_seconds(members: list[tuple[int, str]]) -> float:
     """The CPU time, user and system, that the live processes of a run have used."""
     ticks = 0
@@ -157,6 +166,9 @@ class Progress:
     """One look at a program the judge is waiting for: what it does, what it has used."""
 
     reading: ProcessReading
+    busy: bool
+    """Some process of the run, the sandbox's own included, is runnable or in an
+    uninterruptible wait (starting up, paging, writing): it is making progress."""
     cpu_seconds: float
     """CPU time of the whole run so far (of its live processes, without a control group)."""
     memory_bytes: int

@@ -370,16 +370,17 @@ class Sandbox:
 
     # -- watching and ending ------------------------------------------------------------
 
-    def members(self) -> list[int] | None:
-        """The program's live processes (not the sandbox's own), or None when the caller must
-        find them (no namespaces and no control group: by process group and marker)."""
+    def members(self, *, own: bool = False) -> list[int] | None:
+        """The program's live processes (and the sandbox's own too, if `own`), or None when the
+        caller must find them (no namespaces and no control group: by process group and
+        marker)."""
         if self.tree is not None:
             pids = self.tree.members()
         elif self.namespaced and self.keeper:
             pids = _descendants(self.keeper)
         else:
             return None
-        if not self.namespaced:
+        if not self.namespaced or own:
             return pids
         return [pid for pid in pids
                 if pid != self.keeper and _inner_pid(pid) not in warden.WARDEN_INNER_PIDS]

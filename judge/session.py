@@ -24,6 +24,7 @@ from judge.options import Transport
 from judge.processes import (
     ProcessReading,
     Progress,
+    busy,
     cpu_seconds,
     group_members,
     look,
@@ -379,8 +380,10 @@ class Session:
     def progress(self) -> Progress:
         """What the program is doing now, and the CPU time, memory and output it has used."""
         members = self.members()
+        everyone = self.sandbox.members(own=True)
         tree = self.sandbox.cpu_seconds()
-        return Progress(look(members), cpu_seconds(members) if tree is None else tree,
+        return Progress(look(members), busy(members if everyone is None else states(everyone)),
+                        cpu_seconds(members) if tree is None else tree,
                         memory_in_use(members), self.output_bytes)
 
     def stderr_tail(self) -> tuple[str, ...]:

