@@ -1,8 +1,8 @@
 """Hostile submissions: each gets its verdict under `--sandbox require`, and nothing leaks.
 
-One fixture per attack class of tests/submissions/hostile/ (see its README): each is the
-canonical program with an `attack()` run before it plays. Every test asserts the verdict
-and also what must not have happened on this machine: a changed project, a file left
+One fixture per attack class of tests/submissions/hostile/ (see tests/submissions/README.md):
+each is the canonical program with an `attack()` run before it plays. Every test asserts the
+verdict and also what must not have happened on this machine: a changed project, a file left
 outside the run, a secret in the report, a process still alive, a connection made.
 """
 
