@@ -201,7 +201,7 @@ def _ending_text(ending: Ending) -> str:
 
 
 def decide(facts: Facts) -> Decision:
-    """The verdict for a run, decided in the order written in judge/README.md."""
+    """The verdict for a run, decided in the order written in docs/judge.md."""
     ending = facts.ending
     if facts.judge_fault:
         return Decision(Verdict.JUDGE_ERROR, None, facts.judge_fault, facts.place)

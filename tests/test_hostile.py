@@ -1,8 +1,8 @@
 """Hostile submissions: each gets its verdict under `--sandbox require`, and nothing leaks.
 
-One fixture per attack class of tests/submissions/hostile/ (see its README): each is an
-`attack()` run before the canonical program plays, which the test copies beside it. Every
-test asserts the verdict and also what must not have happened on this machine: a changed
+One fixture per attack class of tests/submissions/hostile/ (see tests/submissions/README.md):
+each is an `attack()` run before the canonical program plays, which the test copies beside it.
+Every test asserts the verdict and also what must not have happened on this machine: a changed
 project, a file left outside the run, a secret in the report, a process still alive, a
 connection made, a forged count accepted, a neighbour starved.
 """

@@ -69,11 +69,13 @@ def test_no_import_cycles() -> None:
         visit(name, ())
 
 
-def readme_order() -> list[str]:
-    """The modules as the README's "How the code is laid out" lists them, in reading order."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## How the code is laid out"):]
-    section = section[:section.index("\n## ", 1)]
+LAYOUT = ROOT / "docs" / "layout.md"
+"""The page that lists every module, in reading order."""
+
+
+def layout_order() -> list[str]:
+    """The modules as docs/layout.md lists them, in reading order."""
+    section = LAYOUT.read_text()
     packages = {"The model": "reference", "The study": "reference.study", "The judge": "judge"}
     order, package = [], ""
     for line in section.splitlines():
@@ -84,9 +86,9 @@ def readme_order() -> list[str]:
     return order
 
 
-def test_the_readme_lists_every_module_after_those_it_imports() -> None:
+def test_the_layout_page_lists_every_module_after_those_it_imports() -> None:
     graph = imports()
-    order = readme_order()
+    order = layout_order()
     packages = {"reference", "judge", "reference.study"}
     assert sorted(order) == sorted(name for name in graph if name not in packages)
     place = {name: i for i, name in enumerate(order)}

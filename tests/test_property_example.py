@@ -1,4 +1,4 @@
-"""The README's property-testing example, run exactly as written there."""
+"""The property-testing example of docs/testing.md, run exactly as written there."""
 
 from __future__ import annotations
 
@@ -8,22 +8,22 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
 
 
 def example_source() -> str:
-    """The first Python block of the README's "Property testing" section."""
-    section = README.read_text().split("## Property testing", 1)[1]
+    """The first Python block of the page's "Property testing" section."""
+    section = PAGE.read_text().split("## Property testing", 1)[1]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None
     return match.group(1)
 
 
-def test_the_readme_example_passes_the_reference_and_catches_the_faulty_class(
+def test_the_documented_example_passes_the_reference_and_catches_the_faulty_class(
         tmp_path: Path) -> None:
-    path = tmp_path / "readme_example.py"
+    path = tmp_path / "documented_example.py"
     path.write_text(example_source())
-    spec = importlib.util.spec_from_file_location("readme_example", path)
+    spec = importlib.util.spec_from_file_location("documented_example", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
