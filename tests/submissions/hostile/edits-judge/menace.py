@@ -1,1 +1,1 @@
-../../wrong-answer/303-boxes/menace.py
+../../menace.py

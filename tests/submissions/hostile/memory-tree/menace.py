@@ -1,1 +1,1 @@
-../../accepted/canonical/menace.py
+../../menace.py
