@@ -178,6 +178,7 @@ VARIATIONS = [(f, fault) for f in FIXTURES if f.verdict == "accepted"
               for fault in faults_of(f.folder / "submission.toml") if fault != "no-flush"]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fixture,fault", VARIATIONS,
                          ids=[f"{f.name}-{fault}" for f, fault in VARIATIONS])
 def test_each_fault_of_an_accepted_fixture_changes_what_it_prints(fixture: Fixture,
@@ -192,6 +193,7 @@ def test_each_fault_of_an_accepted_fixture_changes_what_it_prints(fixture: Fixtu
 SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fixture,seed", SEEDED,
                          ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name for f, seed in SEEDED])
 def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
@@ -205,6 +207,7 @@ def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -
 FLUSHING = [f for f in FIXTURES if f.verdict == "accepted" and f.transport is None]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fixture", FLUSHING, ids=[f.name for f in FLUSHING])
 def test_flushing_fixture_is_accepted_on_pipe(fixture: Fixture, tmp_path: Path) -> None:
     """A correct fixture that flushes before every read is accepted on the strict transport too."""
