@@ -32,7 +32,6 @@ import tty
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
 TARGET_OVER_FLOOR = 1.25
 """The judge's wall time over the turn-taking driver's, at most."""
 TARGET_SECONDS_PER_100 = 3.0
@@ -83,7 +82,16 @@ def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "nul
         return time.perf_counter() - start, status
 
 
-def drive(transcript: Path, transport: str, seed: int) -> None:
+def runnable_reference(parent: Path) -> Path:
+    """The reference's test submission made runnable under `parent`: its manifest beside the
+    `reference` package (tests/fixture_folders.py)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fixture_folders import assembled
+
+    return assembled("accepted/reference", parent)
+
+
+def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None:
     """Replay the transcript in turn, reading lines but checking none: the floor's own process.
 
     It starts the program exactly as the judge starts it (`judge.launch.start_program`: a fresh
@@ -96,7 +104,7 @@ def drive(transcript: Path, transport: str, seed: int) -> None:
     from judge.options import Transport
 
     settings = Settings(seed=seed, transport=Transport(transport))
-    session, folder = start_program(read_manifest(REFERENCE), settings)
+    session, folder = start_program(read_manifest(submission), settings)
     send, source = session.input_fd, session.output_fd
     os.set_blocking(source, True)
     pending = b""
@@ -113,10 +121,10 @@ def drive(transcript: Path, transport: str, seed: int) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def lockstep(transcript: Path, transport: str, seed: int) -> float:
+def lockstep(transcript: Path, transport: str, seed: int, submission: Path) -> float:
     """Wall time of the turn-taking driver, started as a process of its own as the judge is."""
     command = [sys.executable, str(Path(__file__).resolve()), "--drive", str(transcript),
-               "--transport", transport, "--seed", str(seed)]
+               "--transport", transport, "--seed", str(seed), "--submission", str(submission)]
     seconds, status = timed(command)
     if status != 0:
         sys.exit(f"the turn-taking driver failed (status {status})")
@@ -154,7 +162,7 @@ def sandbox_cost(args: argparse.Namespace) -> None:
 
     level = support().describe()
     judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
-             str(args.seed), "--transport", args.transport, str(REFERENCE)]
+             str(args.seed), "--transport", args.transport, str(args.submission)]
     times: dict[str, list[float]] = {"off": [], "auto": []}
     for _ in range(args.runs):
         for policy in times:
@@ -183,22 +191,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--transport", choices=("pty", "pipe"), default="pty")
     parser.add_argument("--drive", type=Path, metavar="TRANSCRIPT", help=argparse.SUPPRESS)
+    parser.add_argument("--submission", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive is not None:
-        drive(args.drive, args.transport, args.seed)
+        drive(args.drive, args.transport, args.seed, args.submission)
         return
+    home = tempfile.TemporaryDirectory(prefix="bench-judge-")
+    args.submission = runnable_reference(Path(home.name))
     with tempfile.TemporaryDirectory() as folder:
         transcript = Path(folder) / "transcript.txt"
         judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
                  str(args.seed), "--transport", args.transport, "--transcript", str(transcript),
-                 str(REFERENCE)]
+                 str(args.submission)]
         judged, floor = [], []
         for _ in range(args.runs):
             seconds, status = timed(judge)
             if status != 0:
                 sys.exit(f"the judge did not accept the reference (status {status})")
             judged.append(seconds)
-            floor.append(lockstep(transcript, args.transport, args.seed))
+            floor.append(lockstep(transcript, args.transport, args.seed, args.submission))
         sent = [line[2:] for line in transcript.read_text().splitlines() if line.startswith("> ")]
         replay_input = Path(folder) / "input.txt"
         replay_input.write_text("\n".join(sent) + "\n")
@@ -216,6 +227,7 @@ def main() -> None:
     print(f"ratio judge / driver (the floor): {over_floor:.2f}"
           f"  target <= {TARGET_OVER_FLOOR}: {'ok' if over_floor <= TARGET_OVER_FLOOR else 'MISSED'}")
     sandbox_cost(args)
+    home.cleanup()
 
 
 if __name__ == "__main__":

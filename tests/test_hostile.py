@@ -28,8 +28,8 @@ from judge.sandbox import Level, support
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"
-SUBMISSIONS = ROOT / "tests" / "submissions"
-CANONICAL = SUBMISSIONS / "accepted" / "canonical" / "menace.py"
+CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
+"""The canonical program, which the faulty one is without `--fault`."""
 TOKEN = "menace-hostile-token"
 SECRET = "menace-hostile-secret-4f1c9a"
 FOUND = support()
@@ -51,11 +51,10 @@ is meant to go idle and the machine that runs the tests may be loaded."""
 
 def assembled(name: str, tmp_path: Path) -> Path:
     """A submission folder of the hostile fixture `name`: its files and the program it runs
-    once its attack is made (the canonical one, or the fixture its `[expected] base` names)."""
+    once its attack is made (with the faults its command names, if any)."""
     folder = tmp_path / name
     shutil.copytree(HOSTILE / name, folder)
-    base = expected(name).get("base")
-    shutil.copy(SUBMISSIONS / base / "menace.py" if base else CANONICAL, folder / "menace.py")
+    shutil.copy(CANONICAL, folder / "menace.py")
     return folder
 
 

@@ -10,15 +10,16 @@ import stat
 from pathlib import Path
 
 import pytest
+from fixture_folders import PROGRAM, SUBMISSIONS, assemble, assembled
 
 import judge.cli
 import judge.launch
 import judge.referee
 from judge.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
-CANONICAL = ROOT / "tests" / "submissions" / "accepted" / "canonical"
-LEARNING_LOSS = ROOT / "tests" / "submissions" / "wrong-answer" / "learning-loss"
+CANONICAL = SUBMISSIONS / "accepted" / "canonical"
+LEARNING_LOSS = SUBMISSIONS / "wrong-answer" / "learning-loss"
+"""Fixture folders as they are kept, their manifests alone: enough where no program is run."""
 ESCAPE = "\x1b"
 
 
@@ -28,6 +29,12 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
     monkeypatch.setattr(judge.launch, "start_program", start)
+
+
+@pytest.fixture
+def learning_loss(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The learning-loss fixture, ready to run in a folder apart from the test's own."""
+    return assembled("wrong-answer/learning-loss", tmp_path_factory.mktemp("fixture"))
 
 
 def lines(capsys: pytest.CaptureFixture[str]) -> tuple[list[str], list[str]]:
@@ -73,7 +80,8 @@ def test_an_output_path_that_cannot_be_written_is_refused_before_the_run(
 
 
 def test_a_write_that_fails_after_the_run_keeps_the_verdict(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = os.replace
 
     def full_disk(source: str, destination: Path) -> None:
@@ -84,7 +92,8 @@ def test_a_write_that_fails_after_the_run_keeps_the_verdict(
 
     monkeypatch.setattr("judge.outputs.os.replace", full_disk)
     status = main(["--games", "2", "--seed", "1", "--json", str(tmp_path / "report.json"),
-                   "--transcript", str(tmp_path / "t.txt"), str(CANONICAL)])
+                   "--transcript", str(tmp_path / "t.txt"),
+                   str(assembled("accepted/canonical", tmp_path_factory.mktemp("fixture")))])
     out, _ = lines(capsys)
     assert status == 0 and out[-1] == "accepted"
     assert out[-2] == f"could not write the JSON report: '{tmp_path / 'report.json'}': " \
@@ -104,7 +113,7 @@ def test_replays_go_to_a_private_folder_under_unique_names(
     long_names = [tmp_path / ("a-submission-with-a-name-much-longer-than-forty-characters-" + end)
                   for end in ("one", "two")]
     for folder in long_names:
-        shutil.copytree(LEARNING_LOSS, folder)
+        assemble(LEARNING_LOSS, folder)
         assert main(["--games", "3", "--seed", "3", str(folder)]) == 1
     folder = replay_folder(tmp_path / "cache")
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
@@ -116,12 +125,13 @@ def test_replays_go_to_a_private_folder_under_unique_names(
 
 
 def test_a_replay_folder_that_others_can_use_is_refused_and_the_verdict_kept(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = replay_folder(tmp_path / "cache")
     folder.mkdir(parents=True)
     folder.chmod(0o777)
-    assert main(["--games", "3", "--seed", "3", str(LEARNING_LOSS)]) == 1
+    assert main(["--games", "3", "--seed", "3", str(learning_loss)]) == 1
     out, _ = lines(capsys)
     assert out[-1] == "wrong-answer learning"
     assert out[-2].startswith("could not write the replay: the replay folder") and \
@@ -130,7 +140,8 @@ def test_a_replay_folder_that_others_can_use_is_refused_and_the_verdict_kept(
 
 
 def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
     def full_disk(source: str, destination: Path) -> None:
@@ -138,7 +149,7 @@ def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr("judge.outputs.os.replace", full_disk)
-    assert main(["--games", "3", "--seed", "3", str(LEARNING_LOSS)]) == 1
+    assert main(["--games", "3", "--seed", "3", str(learning_loss)]) == 1
     out, _ = lines(capsys)
     assert out[-1] == "wrong-answer learning"
     assert out[-2].startswith("could not write the replay: ") and "No space left" in out[-2]
@@ -147,13 +158,13 @@ def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
 
 
 def test_a_saved_replay_replaces_a_planted_link_and_never_follows_it(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str]) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
     planted = tmp_path / "replay.json"
     planted.symlink_to(victim)
     assert main(["--games", "3", "--seed", "3", "--save-replay", str(planted),
-                 str(LEARNING_LOSS)]) == 1
+                 str(learning_loss)]) == 1
     assert victim.read_text() == "precious\n"
     assert not planted.is_symlink() and json.loads(planted.read_text())["seed"] == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["replay.json", "victim.txt"]
@@ -208,7 +219,7 @@ def command_replay(tmp_path: Path) -> Path:
     """A replay file whose run was of a bare command (a program outside any folder)."""
     replay = tmp_path / "replay.json"
     replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
-        "python3", str(CANONICAL / "menace.py"), "--note", "\x1b[2J"]}))
+        "python3", str(PROGRAM), "--note", "\x1b[2J"]}))
     return replay
 
 
@@ -218,7 +229,7 @@ def test_a_replay_command_is_not_run_from_a_script_without_yes(
     assert main(["--replay", str(command_replay(tmp_path))]) == 2
     _, err = lines(capsys)
     assert len(err) == 1 and "not run without asking: add --yes" in err[0]
-    assert str(CANONICAL / "menace.py") in err[0] and "\\x1b[2J" in err[0] and ESCAPE not in err[0]
+    assert str(PROGRAM) in err[0] and "\\x1b[2J" in err[0] and ESCAPE not in err[0]
 
 
 @pytest.mark.usefixtures("never_run")
@@ -234,7 +245,7 @@ def test_a_replay_command_is_shown_and_refused_at_a_terminal_unless_the_answer_i
 def test_a_replay_command_runs_when_the_answer_is_yes_or_with_yes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     replay = tmp_path / "replay.json"
-    shutil.copy(CANONICAL / "menace.py", tmp_path / "menace.py")
+    shutil.copy(PROGRAM, tmp_path / "menace.py")
     replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
         "python3", "menace.py"], "files": [str(tmp_path / "menace.py")]}))
     monkeypatch.chdir(tmp_path)
@@ -252,7 +263,7 @@ def test_a_replay_that_names_a_file_outside_the_current_folder_is_refused(
     """A replay file may come from someone else: its files must lie where the judge runs."""
     replay = tmp_path / "replay.json"
     replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
-        "python3", "menace.py"], "files": [str(CANONICAL / "menace.py")]}))
+        "python3", "menace.py"], "files": [str(PROGRAM)]}))
     monkeypatch.chdir(tmp_path)
     assert main(["--replay", str(replay), "--yes"]) == 2
     _, err = lines(capsys)
@@ -317,7 +328,7 @@ def test_the_markdown_leaderboard_escapes_manifest_text(
 def test_a_program_that_closes_its_stdin_or_stdout_is_rejected_saying_so(
         name: str, stream: str, could_not: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    folder = ROOT / "tests" / "submissions" / "runtime-error" / name
+    folder = assembled(f"runtime-error/{name}", tmp_path)
     report = tmp_path / "r.json"
     assert main(["--games", "2", "--seed", "1", "--transport", "pipe", "--grace", "0.5",
                  "--json", str(report), str(folder)]) == 1

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from fixture_folders import PROGRAM, ROOT, SUBMISSIONS, assemble, assembled
 
 from judge.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
-SUBMISSIONS = ROOT / "tests" / "submissions"
 CANONICAL = SUBMISSIONS / "accepted" / "canonical"
-REFERENCE = SUBMISSIONS / "accepted" / "reference"
-LEARNING_LOSS = SUBMISSIONS / "wrong-answer" / "learning-loss"
+"""A fixture folder as it is kept, its manifest alone: enough where the program is never run."""
 
 
 def last_line(capsys: pytest.CaptureFixture[str]) -> str:
@@ -51,8 +48,9 @@ def test_a_bad_manifest_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_the_reference_is_accepted_on_both_transports(transport: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """The reference program passes every check over a pty and over pipes."""
+    reference = assembled("accepted/reference", tmp_path)
     status = main(["--games", "30", "--seed", "5", "--transport", transport,
-                   "--json", str(tmp_path / "r.json"), str(REFERENCE)])
+                   "--json", str(tmp_path / "r.json"), str(reference)])
     assert (status, last_line(capsys)) == (0, "accepted")
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["verdict"] == "accepted" and report["games_played"] == 30
@@ -60,7 +58,7 @@ def test_the_reference_is_accepted_on_both_transports(transport: str, tmp_path: 
 
 def test_a_bare_command_is_judged(capsys: pytest.CaptureFixture[str]) -> None:
     """`-- COMMAND ARG...` judges a program without a manifest."""
-    status = main(["--games", "3", "--seed", "1", "--", "python3", str(CANONICAL / "menace.py")])
+    status = main(["--games", "3", "--seed", "1", "--", "python3", str(PROGRAM)])
     assert (status, last_line(capsys)) == (0, "accepted")
 
 
@@ -69,7 +67,8 @@ def test_a_rejection_names_its_check_and_its_replay_plays_the_same_moves(
     """A rejection exits 1, reports game, check, expected and got; --replay replays it exactly."""
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     status = main(["--games", "8", "--seed", "3", "--save-replay", str(first),
-                   "--transcript", str(tmp_path / "t.txt"), str(LEARNING_LOSS)])
+                   "--transcript", str(tmp_path / "t.txt"),
+                   str(assembled("wrong-answer/learning-loss", tmp_path))])
     out = capsys.readouterr().out
     assert status == 1 and out.strip().splitlines()[-1] == "wrong-answer learning"
     assert "expected:" in out and "got:" in out and "REJECTED at game" in out
@@ -83,14 +82,14 @@ def test_a_rejection_names_its_check_and_its_replay_plays_the_same_moves(
 def test_the_leaderboard_judges_each_submission(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """A folder of submissions gets a table of language, bytes, verdict, games and time."""
-    shutil.copytree(CANONICAL, tmp_path / "golf" / "good")
-    shutil.copytree(LEARNING_LOSS, tmp_path / "golf" / "bad")
+    assemble(CANONICAL, tmp_path / "golf" / "good")
+    assemble(SUBMISSIONS / "wrong-answer" / "learning-loss", tmp_path / "golf" / "bad")
     markdown = tmp_path / "board.md"
     status = main(["--games", "8", "--seed", "3", "--markdown", str(markdown),
                    str(tmp_path / "golf")])
     out = capsys.readouterr().out
     assert status == 1
-    size = (CANONICAL / "menace.py").stat().st_size
+    size = PROGRAM.stat().st_size
     good = next(line for line in out.splitlines() if line.startswith("good"))
     assert good.split()[1:5] == ["Python", "3", str(size), "accepted"]
     rows = markdown.read_text().splitlines()
@@ -104,9 +103,9 @@ def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -
     from judge.launch import Settings
     from judge.leaderboard import judge_collection
 
-    for name, source in (("good", CANONICAL), ("bad", LEARNING_LOSS),
-                         ("digits", SUBMISSIONS / "accepted" / "digit-moves")):
-        shutil.copytree(source, tmp_path / name)
+    for name, fixture in (("good", "accepted/canonical"), ("bad", "wrong-answer/learning-loss"),
+                          ("digits", "accepted/digit-moves")):
+        assemble(SUBMISSIONS / fixture, tmp_path / name)
     settings = Settings(games=6, seed=4)
     serial = judge_collection(tmp_path, lambda manifest: settings, jobs=1)
     parallel = judge_collection(tmp_path, lambda manifest: settings, jobs=3)
@@ -117,8 +116,9 @@ def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -
     assert all(row.seconds > 0 for row in parallel)
 
 
-def test_python_m_judge_prints_the_verdict_last() -> None:
+def test_python_m_judge_prints_the_verdict_last(tmp_path: Path) -> None:
     """`python -m judge` runs as a module; its exit status and last line agree."""
     run = subprocess.run([sys.executable, "-m", "judge", "--games", "2", "--seed", "1",
-                          str(CANONICAL)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                          str(assembled("accepted/canonical", tmp_path))],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip().splitlines()[-1] == "accepted"

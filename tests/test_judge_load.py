@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fixture_folders import assembled
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBMISSIONS = ROOT / "tests" / "submissions"
 BURNERS = 4
 pytestmark = pytest.mark.e2e
 
@@ -64,7 +64,7 @@ def test_real_stalls_keep_their_verdicts_beside_cpu_burners(
     """A busy loop, a program that reads ahead, one that never flushes on pipes and one that
     sleeps after its last dump get the verdicts they get on a quiet machine."""
     result = tmp_path / "result.json"
-    run = judge("--games", "3", "--transport", transport, str(SUBMISSIONS / fixture),
+    run = judge("--games", "3", "--transport", transport, str(assembled(fixture, tmp_path)),
                 json_path=result)
     assert run.stdout.splitlines()[-1] == verdict, run.stdout
     report = json.loads(result.read_text())

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fixture_folders import assembled
 
 from judge import options
 from judge.cli import build_parser, main, settings_from
@@ -21,9 +22,6 @@ from judge.options import (
     parse,
 )
 from judge.replay import Replay, ReplayError, parse_replay, replay_text
-
-ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "tests" / "submissions" / "accepted" / "reference"
 
 
 def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:
@@ -103,9 +101,11 @@ def test_a_replay_keeps_its_choices_and_names_an_unknown_one() -> None:
         parse_replay(json.dumps({**data, "opponent": "grandmaster"}))
 
 
-def test_the_report_header_says_which_transport_won(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_report_header_says_which_transport_won(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The reference's manifest asks for pipes: honoured, and said so, unless the flag overrides."""
-    assert main(["--games", "2", "--seed", "1", "--idle-limit", "10", str(REFERENCE)]) == 0
+    reference = assembled("accepted/reference", tmp_path)
+    assert main(["--games", "2", "--seed", "1", "--idle-limit", "10", str(reference)]) == 0
     assert "transport pipe (from the manifest)" in capsys.readouterr().out.splitlines()[0]
-    assert main(["--games", "2", "--seed", "1", "--transport", "pty", str(REFERENCE)]) == 0
+    assert main(["--games", "2", "--seed", "1", "--transport", "pty", str(reference)]) == 0
     assert "transport pty (from the command line)" in capsys.readouterr().out.splitlines()[0]

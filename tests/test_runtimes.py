@@ -17,7 +17,7 @@ import pytest
 from judge.sandbox import Level, support
 
 ROOT = Path(__file__).resolve().parent.parent
-CANONICAL = ROOT / "tests" / "submissions" / "accepted" / "canonical" / "menace.py"
+CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
 FOUND = support()
 pytestmark = [pytest.mark.e2e,
               pytest.mark.skipif(FOUND.level is not Level.FULL,

@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from fixture_folders import assembled
 
 from judge.cgroups import TreeLimits, remove_stale
 from judge.options import SandboxPolicy
@@ -264,7 +265,7 @@ def test_the_report_header_and_json_give_the_level(policy: str, tmp_path: Path,
 
     result = tmp_path / "result.json"
     status = main(["--games", "2", "--seed", "1", "--sandbox", policy, "--json", str(result),
-                   str(ROOT / "tests" / "submissions" / "accepted" / "canonical")])
+                   str(assembled("accepted/canonical", tmp_path))])
     lines = capsys.readouterr().out.splitlines()
     found = support(SandboxPolicy(policy))
     report = json.loads(result.read_text())
@@ -277,12 +278,12 @@ def test_the_report_header_and_json_give_the_level(policy: str, tmp_path: Path,
         assert report["sandbox"]["level"] == "none"
 
 
-def test_require_refuses_without_full(capsys: pytest.CaptureFixture[str]) -> None:
+def test_require_refuses_without_full(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--sandbox require runs only under full; elsewhere it is bad usage, with the reason."""
     from judge.cli import main
 
     status = main(["--games", "2", "--seed", "1", "--sandbox", "require",
-                   str(ROOT / "tests" / "submissions" / "accepted" / "canonical")])
+                   str(assembled("accepted/canonical", tmp_path))])
     out = capsys.readouterr().out
     if FOUND.level is Level.FULL:
         assert status == 0 and "sandbox: full" in out

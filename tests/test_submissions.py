@@ -1,5 +1,9 @@
 """Every fixture under tests/submissions/<verdict>/<name>/ gets exactly its verdict from the judge.
 
+A fixture folder holds a manifest; most name the faulty program `tests/submissions/menace.py`
+and their faults in its command, and each run judges a fresh folder that holds the manifest and
+the program (`fixture_folders.assemble`).
+
 Each fixture is judged with a few games and a fixed seed, so a run replays the same opponent
 moves and, since every fixture takes the judge's seed, the same MENACE draws. The faulty ones
 misbehave early and on every occasion they can, so a few games are enough to catch them.
@@ -14,7 +18,7 @@ the same on every run.
 
 from __future__ import annotations
 
-import difflib
+import ast
 import json
 import subprocess
 import sys
@@ -23,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from fixture_folders import PROGRAM, ROOT, SHARED, SUBMISSIONS, assemble
 
-ROOT = Path(__file__).resolve().parent.parent
-SUBMISSIONS = ROOT / "tests" / "submissions"
 VERDICTS = ("accepted", "wrong-answer", "presentation-error", "idle", "time-limit",
             "runtime-error", "output-limit", "memory-limit", "process-limit", "disk-limit",
             "judge-error")
@@ -83,9 +86,10 @@ def fixtures() -> list[Fixture]:
 FIXTURES = fixtures()
 
 
-def judge(fixture: Fixture, result: Path, transport: str | None = None,
+def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
+    result = tmp_path / "result.json"
     command = [sys.executable, "-m", "judge", "--games", str(fixture.games),
                "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
                "--idle-limit", IDLE_LIMIT if fixture.verdict == "idle" else LOADED_IDLE_LIMIT,
@@ -93,7 +97,7 @@ def judge(fixture: Fixture, result: Path, transport: str | None = None,
     transport = transport or fixture.transport
     if transport:
         command += ["--transport", transport]
-    command.append(str(fixture.folder))
+    command.append(str(assemble(fixture.folder, tmp_path / fixture.folder.name)))
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                          timeout=JUDGE_TIMEOUT, check=False)
     assert run.returncode in (0, 1), f"judge exit status {run.returncode}:\n{run.stderr[-2000:]}"
@@ -105,41 +109,96 @@ def judge(fixture: Fixture, result: Path, transport: str | None = None,
 
 
 def test_fixture_tree_is_well_formed() -> None:
-    """Every fixture sits under a verdict folder and names a source that exists."""
+    """Every fixture sits under a verdict folder, holds no link, and names a source it holds or
+    a shared program."""
     assert len(FIXTURES) >= 30
     for fixture in FIXTURES:
         manifest = tomllib.loads((fixture.folder / "submission.toml").read_text())
         assert fixture.verdict in VERDICTS, fixture.name
-        assert (fixture.folder / manifest["source"]).is_file(), fixture.name
+        source = Path(manifest["source"])
+        assert (fixture.folder / source).is_file() or source.parts[0] in SHARED, fixture.name
+        assert not any(path.is_symlink() for path in fixture.folder.rglob("*")), fixture.name
         assert manifest["command"], fixture.name
         assert fixture.check is None or fixture.check in CHECKS, fixture.name
         assert (fixture.verdict == "wrong-answer") <= (fixture.check is not None), fixture.name
         assert fixture.transport in (None, "pty", "pipe"), fixture.name
 
 
-CANONICAL = SUBMISSIONS / "accepted" / "canonical" / "menace.py"
-VARIANTS = [f for f in FIXTURES if (f.folder / "menace.py").is_file() and f.folder != CANONICAL.parent]
-MOST_CHANGED_LINES = 16
+def known_faults() -> set[str]:
+    """The faults the faulty program knows: its FAULTS."""
+    tree = ast.parse(PROGRAM.read_text())
+    value = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and [getattr(t, "id", None) for t in node.targets] == ["FAULTS"])
+    assert isinstance(value, ast.Call) and len(value.args) == 1
+    return set(ast.literal_eval(value.args[0]))
 
 
-@pytest.mark.parametrize("fixture", VARIANTS, ids=[f.name for f in VARIANTS])
-def test_python_fixture_is_a_small_variant_of_canonical(fixture: Fixture) -> None:
-    """Each Python fixture differs from the canonical program in a few lines: its one behaviour."""
-    canonical = CANONICAL.read_text().splitlines()
-    variant = (fixture.folder / "menace.py").read_text().splitlines()
-    changed = [line for line in difflib.unified_diff(canonical, variant, lineterm="", n=0)
-               if line[:1] in "+-" and line[:3] not in ("+++", "---") and line[1:].strip()]
-    assert 2 <= len(changed) <= MOST_CHANGED_LINES, "\n".join(changed)
+def faults_of(manifest: Path) -> list[str]:
+    """The faults a manifest's command switches on."""
+    command = tomllib.loads(manifest.read_text())["command"]
+    return [command[i + 1] for i, arg in enumerate(command[:-1]) if arg == "--fault"]
+
+
+def test_every_fault_is_known_to_the_program_and_used_by_a_fixture() -> None:
+    """No manifest names a fault the program lacks, and no fault of the program is left unjudged."""
+    known = known_faults()
+    used = {fault for manifest in SUBMISSIONS.glob("*/*/submission.toml")
+            for fault in faults_of(manifest)}
+    branches = {node.args[0].value for node in ast.walk(ast.parse(PROGRAM.read_text()))
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fault"
+                and isinstance(node.args[0], ast.Constant)}
+    assert len(known) >= 50
+    assert used == known, (used - known, known - used)
+    assert branches == known, (branches - known, known - branches)
+
+
+def test_the_program_refuses_an_unknown_fault() -> None:
+    """A misspelt fault is not taken for the canonical program: one line, and status 1."""
+    run = subprocess.run([sys.executable, str(PROGRAM), "--fault", "303-box", "--seed", "1"],
+                         input="1\n", capture_output=True, text=True, timeout=30, check=False)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr.strip().splitlines() == [
+        "menace: no fault named '303-box' (FAULTS in menace.py lists them)"]
+
+
+SESSION = "5\n" + ("".join(row + column + "\n" for row in "LMR" for column in "LMR")
+                    + "".join(f"{digit}\n" for digit in range(1, 10))) * 20
+"""Input for the faulty program run alone: 5 games, then every move in letters and in digits,
+over and over (a move onto a taken square is asked for again)."""
+
+
+def printed(command: list[str]) -> tuple[str, str]:
+    """What a command printed on its standard output and error, given SESSION, with seed 5."""
+    run = subprocess.run([sys.executable, *command[1:], "--seed", "5"], input=SESSION,
+                         cwd=SUBMISSIONS, capture_output=True, text=True, timeout=60, check=False)
+    return run.stdout, run.stderr
+
+
+VARIATIONS = [(f, fault) for f in FIXTURES if f.verdict == "accepted"
+              for fault in faults_of(f.folder / "submission.toml") if fault != "no-flush"]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("fixture,fault", VARIATIONS,
+                         ids=[f"{f.name}-{fault}" for f, fault in VARIATIONS])
+def test_each_fault_of_an_accepted_fixture_changes_what_it_prints(fixture: Fixture,
+                                                                   fault: str) -> None:
+    """An accepted fixture's every fault does something: without it, the program prints
+    otherwise. (`no-flush` changes only when output leaves: idle/no-flush-pipe shows it.)"""
+    command = tomllib.loads((fixture.folder / "submission.toml").read_text())["command"]
+    at = command.index(fault)
+    assert printed(command) != printed(command[:at - 1] + command[at + 1:])
 
 
 SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fixture,seed", SEEDED,
                          ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name for f, seed in SEEDED])
 def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
     """The judge gives the fixture the verdict of its folder, and its expected check."""
-    report = judge(fixture, tmp_path / "result.json", seed=seed)
+    report = judge(fixture, tmp_path, seed=seed)
     assert report["verdict"] == fixture.verdict, report
     if fixture.check is not None:
         assert report["check"] == fixture.check, report
@@ -148,8 +207,9 @@ def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -
 FLUSHING = [f for f in FIXTURES if f.verdict == "accepted" and f.transport is None]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fixture", FLUSHING, ids=[f.name for f in FLUSHING])
 def test_flushing_fixture_is_accepted_on_pipe(fixture: Fixture, tmp_path: Path) -> None:
     """A correct fixture that flushes before every read is accepted on the strict transport too."""
-    report = judge(fixture, tmp_path / "result.json", transport="pipe")
+    report = judge(fixture, tmp_path, transport="pipe")
     assert report["verdict"] == "accepted", report

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from fixture_folders import PROGRAM, assembled
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +38,6 @@ from judge.testing import (
 )
 from judge.verdict import Check
 
-SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -153,9 +153,8 @@ def test_check_game_reports_where_a_stored_transcript_fails() -> None:
     assert failure is not None and failure.check is Check.LEARNING and failure.place.game >= 2
 
 
-def test_assert_accepted_passes_a_correct_program_and_reports_a_faulty_one() -> None:
-    assert_accepted(SUBMISSIONS / "accepted" / "canonical", 4, seed=2026)
-    assert_accepted(["python3", str(SUBMISSIONS / "accepted" / "canonical" / "menace.py")],
-                    ((0, 1), (2,), ()))
+def test_assert_accepted_passes_a_correct_program_and_reports_a_faulty_one(tmp_path: Path) -> None:
+    assert_accepted(assembled("accepted/canonical", tmp_path), 4, seed=2026)
+    assert_accepted(["python3", str(PROGRAM)], ((0, 1), (2,), ()))
     with pytest.raises(AssertionError, match="wrong-answer learning"):
-        assert_accepted(SUBMISSIONS / "wrong-answer" / "learning-win", 10, seed=7)
+        assert_accepted(assembled("wrong-answer/learning-win", tmp_path), 10, seed=7)
