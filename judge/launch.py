@@ -55,6 +55,12 @@ def working_folder(manifest: Manifest) -> Path:
     if manifest.folder is not None:
         shutil.copytree(manifest.folder, folder, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__"))
+    for file in manifest.files:
+        try:
+            shutil.copyfile(file, folder / file.name)
+        except OSError as error:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise SpawnError(f"cannot copy {str(file)!r}: {error.strerror}") from None
     return folder
 
 

@@ -33,7 +33,7 @@ class Replay:
     transport: Transport
     moves: tuple[tuple[int, ...], ...]
     submission: str = ""
-    """The submission folder, if the run judged one."""
+    """The submission folder or bare source file, if the run judged one."""
     command: tuple[str, ...] = ()
 
 
@@ -105,7 +105,8 @@ def parse_replay(text: str) -> Replay:
     games = _whole(data, "games", 1, options.MAX_GAMES)
     submission = data.get("submission", "")
     if not isinstance(submission, str) or "\0" in submission:
-        raise ReplayError(f"field 'submission' must be a folder's path, not {_short(submission)}")
+        raise ReplayError("field 'submission' must be a submission folder's or source file's "
+                          f"path, not {_short(submission)}")
     command = _strings(data, "command")
     if any("\0" in part for part in command):
         raise ReplayError("field 'command' holds a NUL character")

@@ -83,11 +83,14 @@ def _evidence_json(evidence: Evidence) -> dict[str, Any]:
             "alternatives": dict(zip(evidence.names, evidence.log_ratios, strict=True))}
 
 
-def report_json(run: Run) -> dict[str, Any]:
-    """The run as a JSON-ready dictionary."""
+def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
+    """The run as a JSON-ready dictionary; with the manifest, what was judged and its bytes."""
     decision = run.decision
     ending = run.facts.ending
-    return {
+    judged: dict[str, Any] = {} if manifest is None else {
+        "submission": manifest.name, "language": manifest.language,
+        "bytes": manifest.source_bytes()}
+    return judged | {
         "verdict": decision.verdict.value,
         "check": decision.check.value if decision.check else None,
         "reason": decision.reason,
@@ -110,9 +113,9 @@ def report_json(run: Run) -> dict[str, Any]:
     }
 
 
-def json_text(run: Run) -> str:
+def json_text(run: Run, manifest: Manifest | None = None) -> str:
     """The run's JSON report as text: every string exact, as the program printed it."""
-    return json.dumps(report_json(run), indent=2) + "\n"
+    return json.dumps(report_json(run, manifest), indent=2) + "\n"
 
 
 def _sandbox(run: Run) -> dict[str, Any]:

@@ -19,10 +19,10 @@ from reference.outcome import outcome_of
 from judge.formats import move_text
 from judge.invariants import check_dump, check_step
 from judge.launch import Settings
-from judge.manifest import read_manifest
+from judge.manifest import declared, read_manifest
 from judge.opponents import ChoiceOpponent, Choices, Opponent
 from judge.options import MoveFormat, OpponentKind, parse
-from judge.replayed import check_game, declared
+from judge.replayed import check_game
 from judge.verdict import Failure, Place, Verdict
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
