@@ -479,22 +479,23 @@ def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
                        replay_path: Path | None, seconds: float) -> None:
     """Shrink a rejection, save the smallest case as a replay and a test, and print it."""
     from judge.report import shrunk_lines
-    from judge.shrink import shrink, test_body
+    from judge.shrink import NotShrunk, shrink, test_body
 
     shrunk = shrink(manifest, settings, run, seconds=seconds,
                     progress=lambda text: print(printable(text), file=sys.stderr, flush=True))
-    if shrunk is None:
-        print("\nshrink: nothing to shrink: the rejection came before the first game", flush=True)
+    if isinstance(shrunk, NotShrunk):
+        print("\n" + printable(f"shrink: not shrunk: {shrunk.reason}"), flush=True)
         return
     problems: list[str] = []
+    shrunk_replay: Path | None = None
+    test_path: Path | None = None
     try:
-        base = replay_path or default_replay_path(manifest.name, settings.seed)
-        shrunk_replay: Path | None = base.with_name(base.stem + "-shrunk.json")
-        test_path: Path | None = base.with_name(
-            "test_" + base.stem.replace("-", "_") + "_shrunk.py")
-        assert shrunk_replay is not None and test_path is not None
-        write_atomically(shrunk_replay, replay_text(shrunk.run.replay))
-        write_atomically(test_path, test_body(shrunk, manifest, settings.seed))
+        if shrunk.failed_again:  # else there is no failing case to save
+            base = replay_path or default_replay_path(manifest.name, settings.seed)
+            shrunk_replay = base.with_name(base.stem + "-shrunk.json")
+            test_path = base.with_name("test_" + base.stem.replace("-", "_") + "_shrunk.py")
+            write_atomically(shrunk_replay, replay_text(shrunk.run.replay))
+            write_atomically(test_path, test_body(shrunk, manifest, shrunk.seed))
     except OutputError as error:
         problems.append(f"could not write the shrunk case: {error}")
         shrunk_replay = test_path = None

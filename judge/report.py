@@ -15,7 +15,7 @@ from judge.manifest import Manifest
 from judge.options import MoveFormat
 from judge.randomness import Evidence
 from judge.referee import Run
-from judge.shrink import Shrunk, describe_game, game_moves, size, test_body
+from judge.shrink import SEED_ADVICE, Shrunk, describe_game, game_moves, size, test_body
 from judge.text import printable as escaped
 from judge.verdict import Verdict
 
@@ -137,9 +137,16 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
     """The report of a shrink: the smallest case whole, how it repeats, where it is saved."""
     choices, run = shrunk.choices, shrunk.run
     games, scripted, _ = size(choices)
+    repeatability = shrunk.repeatability
     lines = ["", f"SHRUNK: from {shrunk.original_games} game(s) to {games} game(s) with "
                  f"{scripted} scripted O move(s), in {shrunk.attempts} runs, {shrunk.seconds:.1f} s",
-             f"  {shrunk.repeatability.describe()}"]
+             f"  {repeatability.describe()}"]
+    if not repeatability.seeded and not repeatability.repeatable:
+        lines.append(f"  {SEED_ADVICE}")
+    if shrunk.seed != shrunk.original_seed:
+        lines.append(f"  under the judge's seed {shrunk.seed}, not the rejected run's "
+                     f"{shrunk.original_seed}: the program takes the seed (seed_args), and with "
+                     "its random numbers from this one the fault comes sooner")
     if shrunk.count_matters:
         lines.append(f"  the count of games is what matters: with O on the lowest empty square, "
                      f"{games - 1} games pass and {games} fail, and {games} games of other "
@@ -157,6 +164,10 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
                if script else "O on the lowest empty square")
         lines.append(f"  game {number} ({how}): {describe_game(moves)}")
     decision = run.decision
+    if not shrunk.failed_again:
+        lines.append(f"  none of the {repeatability.runs} runs of these games was rejected: "
+                     "there is no failing case to save; the rejected run's replay plays it again")
+        return lines
     lines.append(f"  rejected in {decision.place}: {decision.reason}")
     if decision.expected or decision.got:
         lines.append(f"    expected: {printable(decision.expected)}")
