@@ -37,15 +37,16 @@ class Row:
 
 
 def reason_of(decision: Decision) -> str:
-    """Why a run was not accepted, in one line: where, why, and what came instead."""
+    """Why a run was not accepted, in one line: where, and what was expected and what came
+    (the verdict's column names the check), or why it stopped."""
     if decision.verdict is Verdict.ACCEPTED:
         return ""
     place = str(decision.place)
-    text = decision.reason if place in decision.reason or not decision.place.game \
-        else f"{place}: {decision.reason}"
     if decision.expected or decision.got:
-        text += f"; expected {decision.expected}, got {decision.got}"
-    return text
+        return f"{place}: expected {decision.expected}, got {decision.got}"
+    if place in decision.reason or not decision.place.game:
+        return decision.reason
+    return f"{place}: {decision.reason}"
 
 
 def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],

@@ -128,8 +128,9 @@ def _sandbox(run: Run) -> dict[str, Any]:
 
 
 def transcript_text(run: Run) -> str:
-    """The transcript as text: `>` judge to program, `<` program to judge."""
-    return "\n".join(run.transcript) + "\n"
+    """The transcript as text for people: `>` judge to program, `<` program to judge, the
+    program's control characters escaped as on the terminal (`\\x1b`); the JSON keeps them."""
+    return "\n".join(map(escaped, run.transcript)) + "\n"
 
 
 def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = None,

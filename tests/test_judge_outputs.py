@@ -165,8 +165,8 @@ def test_every_leaderboard_row_not_accepted_gives_its_reason_in_the_table_and_js
     assert table["seed"] == 3 and table["accepted"] == 1 and table["submissions"] == 4
     assert rows["good"]["verdict"] == "accepted" and rows["good"]["reason"] == ""
     assert rows["bad"]["verdict"] == "wrong-answer learning"
-    assert rows["bad"]["reason"].startswith("game ") and "check learning failed" in \
-        rows["bad"]["reason"] and "expected " in rows["bad"]["reason"]
+    assert rows["bad"]["reason"].startswith("game ") and "expected box " in \
+        rows["bad"]["reason"] and ", got " in rows["bad"]["reason"]
     assert rows["stalls"]["verdict"].startswith("idle")
     assert "stopped talking" in rows["stalls"]["reason"]
     assert rows["broken"]["verdict"] == "bad-manifest"
