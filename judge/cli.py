@@ -273,7 +273,8 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
         transport, source = replay.transport, TransportSource.REPLAY
     elif manifest.transport is not None:
         transport = manifest.transport
-        source = TransportSource.MANIFEST if manifest.folder else TransportSource.HEADER
+        bare_file = manifest.folder is None and manifest.source_file() is not None
+        source = TransportSource.HEADER if bare_file else TransportSource.MANIFEST
     else:
         transport, source = options.TRANSPORT, TransportSource.DEFAULT
     return Settings(

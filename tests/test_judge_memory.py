@@ -51,7 +51,7 @@ def test_a_flood_leaves_the_judge_under_150_mb(kind: str, tmp_path: Path) -> Non
     transcript = tmp_path / "transcript.txt"
     resident, verdict = peak_resident_mb([
         "--games", "1", "--seed", "1", "--transport", "pipe", "--output-limit", "4096",
-        "--time-limit", "600", "--transcript", str(transcript), "--",
+        "--time-limit", "600", "--idle-limit", "120", "--transcript", str(transcript), "--",
         "python3", str(flood_program(tmp_path, kind))])
     assert resident < MOST_RESIDENT_MB, f"{resident} MB"
     assert verdict == "wrong-answer exit"  # the flood was read to its end
