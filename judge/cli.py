@@ -236,8 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write the report as JSON (for a folder of submissions: every row); "
                           "- writes it to stdout, and the report then goes to stderr")
     out.add_argument("--transcript", type=Path, metavar="FILE",
-                     help="write the whole transcript (> judge to program, < program to judge); "
-                          "- writes it to stdout, and the report then goes to stderr")
+                     help="write the whole transcript (> judge to program, < program to judge; "
+                          "a flood is kept to its first 16 MB and its last lines, with a note "
+                          "where it was cut); - writes it to stdout, and the report then goes "
+                          "to stderr")
     out.add_argument("--save-replay", type=Path, metavar="FILE",
                      help="where a rejection saves its replay (default: a new file in a private "
                           "folder of yours, ~/.cache/menace-judge/replays)")

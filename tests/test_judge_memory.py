@@ -54,7 +54,7 @@ def test_a_flood_leaves_the_judge_under_150_mb(kind: str, tmp_path: Path) -> Non
         "--time-limit", "600", "--idle-limit", "120", "--transcript", str(transcript), "--",
         "python3", str(flood_program(tmp_path, kind))])
     assert resident < MOST_RESIDENT_MB, f"{resident} MB"
-    assert verdict == "wrong-answer exit"  # the flood was read to its end
+    assert verdict == "wrong-answer exit", verdict  # the flood was read to its end
     notes = [line for line in transcript.read_text().splitlines() if line.startswith("  (")]
     expected = "more blank lines)" if kind == "blank" else "lines not kept here"
     assert any(line.endswith(expected) or expected in line for line in notes), notes
