@@ -35,20 +35,23 @@ def programs(million: float) -> dict[str, str]:
             for name, line in body.items()}
 
 
+MEASURED = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)")
+"""A small process that runs a command and prints its tree's peak resident memory in KiB (a
+child's peak counts the memory of the process it was forked from: here this small one)."""
+
+
 def judged(program: Path, transcript: Path | None) -> tuple[float, float, str]:
     """Peak resident MB of the judge's tree, its seconds, and its last line."""
     keep = ["--transcript", str(transcript)] if transcript else []
     begun = time.monotonic()
-    judge = subprocess.Popen(
-        [sys.executable, "-m", "judge", "--games", "1", "--seed", "1", "--transport", "pipe",
-         "--output-limit", "4096", "--time-limit", "3600", *keep, "--", "python3", str(program)],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    assert judge.stdout is not None
-    last = judge.stdout.read().decode().strip().splitlines()[-1]
-    _, _, usage = os.wait4(judge.pid, 0)
-    judge.returncode = 0
-    return usage.ru_maxrss / 1024, time.monotonic() - begun, last
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, sys.executable, "-m", "judge", "--games", "1", "--seed",
+         "1", "--transport", "pipe", "--output-limit", "4096", "--time-limit", "3600",
+         "--idle-limit", "120", *keep, "--", "python3", str(program)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    last = done.stdout.strip().splitlines()[-1]
+    return int(done.stderr.split()[-1]) / 1024, time.monotonic() - begun, last
 
 
 def main() -> None:

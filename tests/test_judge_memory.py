@@ -33,16 +33,19 @@ def flood_program(folder: Path, kind: str) -> Path:
     return path
 
 
+MEASURED = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)")
+"""A small process that runs a command and prints its tree's peak resident memory in KiB. It
+stands between the test and the judge: a child's peak counts the memory of the process it was
+forked from, here this small one, not the test's."""
+
+
 def peak_resident_mb(args: list[str]) -> tuple[int, str]:
     """The judge's peak resident memory in MB (its programs' included) and its last line."""
-    judge = subprocess.Popen([sys.executable, "-m", "judge", *args], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)},
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    assert judge.stdout is not None
-    out = judge.stdout.read().decode()
-    _, _, usage = os.wait4(judge.pid, 0)
-    judge.returncode = 0  # reaped above
-    return usage.ru_maxrss >> 10, out.strip().splitlines()[-1]
+    done = subprocess.run([sys.executable, "-c", MEASURED, sys.executable, "-m", "judge", *args],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=900)
+    return int(done.stderr.split()[-1]) >> 10, done.stdout.strip().splitlines()[-1]
 
 
 @pytest.mark.e2e
