@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import math
 import random
@@ -14,11 +15,19 @@ import threading
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from judge import launch, options
+from judge.bare import LANGUAGES, bare_manifest
 from judge.launch import Settings
-from judge.manifest import Manifest, ManifestError, is_collection, is_submission, read_manifest
+from judge.manifest import (
+    Manifest,
+    ManifestError,
+    declared,
+    is_collection,
+    is_submission,
+    read_manifest,
+)
 from judge.options import (
     BeadFormat,
     Choice,
@@ -31,7 +40,14 @@ from judge.options import (
     TransportSource,
     parse,
 )
-from judge.outputs import OutputError, check_output, default_replay_path, write_atomically
+from judge.outputs import (
+    OutputError,
+    check_output,
+    default_replay_path,
+    is_stdout,
+    write_atomically,
+    write_output,
+)
 from judge.replay import Replay, ReplayError, read_replay, replay_text
 from judge.sandbox import Level, RuntimeHidden, SandboxError, support
 from judge.text import printable
@@ -70,6 +86,22 @@ def choice(kind: type[Choice], what: str) -> Callable[[str], Choice]:
         except OptionError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
     return read
+
+
+def character(text: str) -> str:
+    """An option type: a single character."""
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)} is not a single character")
+    return text
+
+
+def shell_words(text: str) -> str:
+    """An option type: words as a shell splits them (kept as written; split where used)."""
+    try:
+        shlex.split(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{_quoted(text)}: {error}") from None
+    return text
 
 
 def braced(kind: type[StrEnum]) -> str:
@@ -137,11 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m judge",
         description="Judge a MENACE submission (SPEC.md) by playing it interactively. "
-                    "PATH is a submission folder (with submission.toml) or a folder of them "
-                    "(a leaderboard); after --, a COMMAND to judge.",
+                    "PATH is a submission folder (with submission.toml), a folder of them "
+                    "(a leaderboard), or a bare source file; after --, a COMMAND to judge.",
         epilog="Exit status: 0 accepted, 1 rejected, 2 bad usage (nothing was run), 3 judge "
                "error. The last line printed is the verdict.")
-    parser.add_argument("path", nargs="?", type=Path, help="submission folder, or a folder of them")
+    parser.add_argument("path", nargs="?", type=Path,
+                        help="a submission folder, a folder of them, or a bare source file "
+                             f"({', '.join(LANGUAGES)})")
     play = parser.add_argument_group("playing")
     play.add_argument("--games", type=whole(1, options.MAX_GAMES, "a number of games"),
                       default=options.GAMES, help=GAMES_HELP)
@@ -156,19 +190,31 @@ def build_parser() -> argparse.ArgumentParser:
                       metavar=braced(Transport),
                       help="pty (a terminal, output line-buffered, echo off) or pipe (strict: a "
                            "program that never flushes stalls); default: the replay's, else the "
-                           f"manifest's, else {options.TRANSPORT}")
+                           f"manifest's or the file's header's, else {options.TRANSPORT}")
     play.add_argument("--replay", type=Path, metavar="FILE",
                       help="play again the seed and opponent moves saved by a rejection; "
                            "a command taken from the file is shown and asked about first")
     play.add_argument("--yes", action="store_true",
                       help="run the command of a --replay file without asking (for scripts)")
-    declare = parser.add_argument_group("declarations for a bare COMMAND (SPEC section 8)")
-    declare.add_argument("--moves", type=choice(MoveFormat, "--moves"), default=MoveFormat.LETTERS,
-                         metavar=braced(MoveFormat))
-    declare.add_argument("--beads", type=choice(BeadFormat, "--beads"), default=BeadFormat.AUTO,
-                         metavar=braced(BeadFormat))
-    declare.add_argument("--refill", type=choice(RefillRule, "--refill"),
-                         default=RefillRule.ON_EMPTY, metavar=braced(RefillRule))
+    declare = parser.add_argument_group(
+        "declarations for a bare FILE or COMMAND (SPEC section 8)",
+        "a bare FILE may also declare them in a header among its first five lines, e.g. "
+        "`# menace-judge: moves=digits0 beads=0-8 refill=on-draw transport=pipe`; these "
+        "options override it")
+    declare.add_argument("--moves", type=choice(MoveFormat, "--moves"), default=None,
+                         metavar=braced(MoveFormat), help="default letters")
+    declare.add_argument("--beads", type=choice(BeadFormat, "--beads"), default=None,
+                         metavar=braced(BeadFormat), help="default auto")
+    declare.add_argument("--refill", type=choice(RefillRule, "--refill"), default=None,
+                         metavar=braced(RefillRule), help="default on-empty")
+    for symbol in ("x", "o", "empty"):
+        declare.add_argument(f"--{symbol}", type=character, default=None,
+                             metavar="CHAR", help=f"the character for {symbol.upper()}"
+                             if symbol != "empty" else "the character for an empty square")
+    declare.add_argument("--seed-args", type=shell_words, default=None, metavar="WORDS",
+                         help="how the program takes the judge's seed, e.g. '--seed {seed}' "
+                              "({seed} is replaced by the seed): its runs are then repeatable, "
+                              "which --shrink and --replay need")
     limits = parser.add_argument_group("limits")
     limits.add_argument("--idle-limit", type=seconds("--idle-limit"), default=options.IDLE_SECONDS,
                         metavar="SECONDS",
@@ -208,14 +254,20 @@ def build_parser() -> argparse.ArgumentParser:
                              "warning when it is not full), require (refuse to run without "
                              "full containment) or off (trusted code only)")
     out = parser.add_argument_group("output")
-    out.add_argument("--json", type=Path, metavar="FILE", help="write the report as JSON")
+    out.add_argument("--json", type=Path, metavar="FILE",
+                     help="write the report as JSON (for a folder of submissions: every row); "
+                          "- writes it to stdout, and the report then goes to stderr")
     out.add_argument("--transcript", type=Path, metavar="FILE",
-                     help="write the whole transcript (> judge to program, < program to judge)")
+                     help="write the whole transcript (> judge to program, < program to judge; "
+                          "a flood is kept to its first 16 MB and its last lines, with a note "
+                          "where it was cut); - writes it to stdout, and the report then goes "
+                          "to stderr")
     out.add_argument("--save-replay", type=Path, metavar="FILE",
                      help="where a rejection saves its replay (default: a new file in a private "
                           "folder of yours, ~/.cache/menace-judge/replays)")
     out.add_argument("--markdown", type=Path, metavar="FILE",
-                     help="for a folder of submissions: write the table as Markdown")
+                     help="for a folder of submissions: write the table as Markdown (- to "
+                          "stdout)")
     shrinking = parser.add_argument_group("shrinking a rejection")
     shrinking.add_argument("--shrink", action="store_true",
                            help="after a rejection, search for the smallest run that still fails "
@@ -244,7 +296,9 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
     elif replay is not None:
         transport, source = replay.transport, TransportSource.REPLAY
     elif manifest.transport is not None:
-        transport, source = manifest.transport, TransportSource.MANIFEST
+        transport = manifest.transport
+        bare_file = manifest.folder is None and manifest.source_file() is not None
+        source = TransportSource.HEADER if bare_file else TransportSource.MANIFEST
     else:
         transport, source = options.TRANSPORT, TransportSource.DEFAULT
     return Settings(
@@ -260,38 +314,51 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
     )
 
 
+DECLARED: Final = ("moves", "beads", "refill", "x", "o", "empty", "seed_args")
+"""The declaration options, by their names in args and in a manifest."""
+
+
+def given_declarations(args: argparse.Namespace) -> dict[str, str]:
+    """The declarations given on the command line, as words."""
+    return {key: str(getattr(args, key)) for key in DECLARED if getattr(args, key) is not None}
+
+
+def _declaration_options(args: argparse.Namespace) -> str:
+    """The declaration options given, as they are typed again."""
+    return "".join(f" --{key.replace('_', '-')} {shlex.quote(text)}"
+                   for key, text in given_declarations(args).items())
+
+
 def _manifest_for(args: argparse.Namespace, command: list[str],
                   replay: Replay | None) -> Manifest:
-    """The manifest of what is to be judged: a folder, a bare command, or the replay's."""
+    """The manifest of what is to be judged: a folder, a bare file or command, or the replay's."""
     if command:
         words, files = named_files(tuple(command), Path.cwd())
-        return _bare(args, words, files)
+        return declared(words, given_declarations(args), files)
     path = args.path
     if path is None and replay is not None:
         if replay.submission:
             path = Path(replay.submission)
         elif replay.command:
-            return _bare(args, replay.command, replay.files_here(Path.cwd()))
+            return declared(replay.command, given_declarations(args),
+                            replay.files_here(Path.cwd()))
     if path is None:
-        raise UsageError("nothing to judge: give a submission folder, or -- COMMAND")
+        raise UsageError("nothing to judge: give a submission folder or source file, "
+                         "or -- COMMAND")
+    if path.is_file():
+        return bare_manifest(path, given_declarations(args))
     if not path.is_dir():
-        raise UsageError(f"not a folder: {str(path)!r}")
+        raise UsageError(f"no such file or folder: {str(path)!r}")
     if not is_submission(path):
         raise UsageError(f"no submission.toml in {str(path)!r}")
     return read_manifest(path)
 
 
-def _bare(args: argparse.Namespace, command: tuple[str, ...],
-          files: tuple[Path, ...]) -> Manifest:
-    """The manifest of a bare command and the files it copies in, its declarations from the
-    options."""
-    return Manifest(command=command, moves=args.moves, beads=args.beads, refill=args.refill,
-                    files=files)
-
-
 def confirm(manifest: Manifest, replay_file: Path, yes: bool) -> None:
     """Show the command a replay file would run, and ask before running it (unless --yes)."""
-    where = f" (from {manifest.folder / 'submission.toml'})" if manifest.folder else ""
+    origin = manifest.origin()
+    where = (f" (from {manifest.folder / 'submission.toml'})" if manifest.folder
+             else f" (on the file {origin})" if origin else "")
     shown = printable(" ".join(manifest.command)) + where
     if yes:
         print(f"the replay {printable(str(replay_file))} runs: {shown}", file=sys.stderr)
@@ -309,8 +376,27 @@ def confirm(manifest: Manifest, replay_file: Path, yes: bool) -> None:
         raise UsageError("the replay's command was not run")
 
 
+STDOUT_OUTPUTS: Final = ("json", "transcript", "markdown")
+"""The outputs that `-` may send to the standard output (the report then goes to stderr)."""
+
+
+def need_hypothesis() -> None:
+    """Fail now, before the run, when hypothesis, which --shrink uses, is not installed."""
+    try:
+        importlib.import_module("hypothesis")
+    except ImportError:
+        raise UsageError("--shrink needs hypothesis, which is not installed: "
+                         "python3 -m pip install hypothesis") from None
+
+
 def check_outputs(args: argparse.Namespace) -> None:
     """Fail now, before the run, on an output file that could not be written."""
+    to_stdout = [f"--{option}" for option in STDOUT_OUTPUTS if is_stdout(getattr(args, option))]
+    if len(to_stdout) > 1:
+        raise UsageError(f"{' and '.join(to_stdout)} cannot both be - (the standard output)")
+    if is_stdout(args.save_replay):
+        raise UsageError("--save-replay: a replay is saved to a file, not to - (the standard "
+                         "output)")
     for option in ("json", "transcript", "save_replay", "markdown"):
         path = getattr(args, option)
         if path is not None:
@@ -320,17 +406,23 @@ def check_outputs(args: argparse.Namespace) -> None:
                 raise UsageError(f"--{option.replace('_', '-')}: {error}") from None
 
 
-def judge_one(args: argparse.Namespace, command: list[str]) -> int:
-    """Judge one submission or command and print its report; the exit status."""
+def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
+    """Judge one submission, file or command and print its report; the exit status.
+
+    `stdout` is where an output named `-` goes."""
     replay = read_replay(args.replay) if args.replay else None
     manifest = _manifest_for(args, command, replay)
     seed = replay.seed if replay else (args.seed if args.seed is not None
                                         else random.randrange(1 << 31))
     settings = settings_from(args, manifest, seed, replay)
     check_outputs(args)
+    if args.shrink:
+        need_hypothesis()
     if replay is not None and not command and args.path is None:
         confirm(manifest, args.replay, args.yes)
-    print(printable(f"judging {manifest.name} ({manifest.language}): {settings.games} games, "
+    size = manifest.source_bytes()
+    about = manifest.language + ("" if size is None else f", {size} bytes")
+    print(printable(f"judging {manifest.name} ({about}): {settings.games} games, "
                     f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
                     f"(from {settings.transport_source})"),
           flush=True)
@@ -344,19 +436,19 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     if run.decision.verdict is not Verdict.ACCEPTED:
         try:
             replay_path = args.save_replay or default_replay_path(manifest.name, seed)
-            write_atomically(replay_path, replay_text(run.replay))
+            write_output(replay_path, replay_text(run.replay), stdout)
         except OutputError as error:
             problems.append(f"could not write the replay: {error}")
             if replay_path is not None and args.save_replay is None:
                 replay_path.unlink(missing_ok=True)  # the empty file that reserved its name
             replay_path = None
     writes: list[tuple[Path | None, str, Callable[[], str]]] = [
-        (args.json, "the JSON report", lambda: json_text(run)),
+        (args.json, "the JSON report", lambda: json_text(run, manifest)),
         (args.transcript, "the transcript", lambda: transcript_text(run))]
     for path, what, text in writes:
         if path is not None:
             try:
-                write_atomically(path, text())
+                write_output(path, text(), stdout)
             except OutputError as error:
                 problems.append(f"could not write {what}: {error}")
     can_shrink = shrinkable(run)
@@ -404,7 +496,8 @@ def _shrink_command(args: argparse.Namespace, command: list[str], settings: Sett
     """The command line that judges the same run again and shrinks its rejection."""
     if args.replay is not None:
         return f"python -m judge --replay {shlex.quote(str(args.replay))} --shrink"
-    own = f"--games {settings.games} --seed {settings.seed} --opponent {settings.opponent}"
+    own = (f"--games {settings.games} --seed {settings.seed} --opponent {settings.opponent}"
+           + _declaration_options(args))
     if command:
         return f"python -m judge {own} --shrink -- {shlex.join(command)}"
     return f"python -m judge {shlex.quote(str(args.path))} {own} --shrink"
@@ -414,22 +507,23 @@ def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
                        replay_path: Path | None, seconds: float) -> None:
     """Shrink a rejection, save the smallest case as a replay and a test, and print it."""
     from judge.report import shrunk_lines
-    from judge.shrink import shrink, test_body
+    from judge.shrink import NotShrunk, shrink, test_body
 
     shrunk = shrink(manifest, settings, run, seconds=seconds,
                     progress=lambda text: print(printable(text), file=sys.stderr, flush=True))
-    if shrunk is None:
-        print("\nshrink: nothing to shrink: the rejection came before the first game", flush=True)
+    if isinstance(shrunk, NotShrunk):
+        print("\n" + printable(f"shrink: not shrunk: {shrunk.reason}"), flush=True)
         return
     problems: list[str] = []
+    shrunk_replay: Path | None = None
+    test_path: Path | None = None
     try:
-        base = replay_path or default_replay_path(manifest.name, settings.seed)
-        shrunk_replay: Path | None = base.with_name(base.stem + "-shrunk.json")
-        test_path: Path | None = base.with_name(
-            "test_" + base.stem.replace("-", "_") + "_shrunk.py")
-        assert shrunk_replay is not None and test_path is not None
-        write_atomically(shrunk_replay, replay_text(shrunk.run.replay))
-        write_atomically(test_path, test_body(shrunk, manifest, settings.seed))
+        if shrunk.failed_again:  # else there is no failing case to save
+            base = replay_path or default_replay_path(manifest.name, settings.seed)
+            shrunk_replay = base.with_name(base.stem + "-shrunk.json")
+            test_path = base.with_name("test_" + base.stem.replace("-", "_") + "_shrunk.py")
+            write_atomically(shrunk_replay, replay_text(shrunk.run.replay))
+            write_atomically(test_path, test_body(shrunk, manifest, shrunk.seed))
     except OutputError as error:
         problems.append(f"could not write the shrunk case: {error}")
         shrunk_replay = test_path = None
@@ -437,9 +531,9 @@ def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
     print("\n".join(printable(line) for line in (*lines, *problems)), flush=True)
 
 
-def judge_many(args: argparse.Namespace) -> int:
+def judge_many(args: argparse.Namespace, stdout: TextIO) -> int:
     """Judge every submission in a folder and print the leaderboard table."""
-    from judge.leaderboard import judge_collection, table_lines, write_markdown
+    from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
@@ -449,9 +543,14 @@ def judge_many(args: argparse.Namespace) -> int:
     print("\n".join(printable(line) for line in lines))
     if args.markdown:
         try:
-            write_markdown(rows, args.markdown)
+            write_markdown(rows, args.markdown, stdout)
         except OutputError as error:
             print(f"could not write the Markdown table: {printable(str(error))}")
+    if args.json:
+        try:
+            write_json(rows, seed, args.json, stdout)
+        except OutputError as error:
+            print(f"could not write the JSON table: {printable(str(error))}")
     accepted = sum(row.verdict == Verdict.ACCEPTED.value for row in rows)
     print(f"{accepted} of {len(rows)} accepted")
     return 0 if accepted == len(rows) else 1
@@ -463,14 +562,25 @@ def _stop_on_terminate(signum: int, frame: object) -> None:
 
 
 def run(args: argparse.Namespace, command: list[str]) -> int:
-    """Act on parsed arguments: judge a folder of submissions, or one; the exit status."""
+    """Act on parsed arguments: judge a folder of submissions, or one; the exit status.
+
+    When an output goes to the standard output (`-`), everything else printed goes to stderr.
+    """
+    stdout = sys.stdout
+    taken = any(is_stdout(getattr(args, option)) for option in STDOUT_OUTPUTS)
+    with contextlib.redirect_stdout(sys.stderr) if taken else contextlib.nullcontext():
+        return _run(args, command, stdout)
+
+
+def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
+    """Judge a folder of submissions, or one; a bad request is a message and status 2."""
     try:
         if command and args.path is not None:
             raise UsageError("give either a PATH or -- COMMAND, not both")
         if not command and args.path is not None and is_collection(args.path) \
                 and not is_submission(args.path):
-            return judge_many(args)
-        return judge_one(args, command)
+            return judge_many(args, stdout)
+        return judge_one(args, command, stdout)
     except (UsageError, ManifestError, ReplayError, SandboxError, CopyError,
             OSError) as error:  # SpawnError included
         print(f"menace-judge: {printable(str(error))}", file=sys.stderr)

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Final, TextIO
 
 from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
-from judge.outputs import write_atomically
+from judge.outputs import write_output
 from judge.referee import judge
 from judge.sandbox import RuntimeHidden
 from judge.session import SpawnError
-from judge.text import markdown_cell
-from judge.verdict import Verdict
+from judge.text import markdown_cell, printable
+from judge.verdict import Decision, Verdict
 from judge.workspace import CopyError
+
+REASON_WIDTH: Final = 60
+"""The most characters of a reason shown in the table; the JSON rows keep it whole."""
 
 
 @dataclass(frozen=True)
@@ -26,8 +31,24 @@ class Row:
     language: str
     bytes: int | None
     verdict: str
+    """The verdict and its check, as a report's last line: `wrong-answer learning`."""
     games: int
     seconds: float
+    reason: str = ""
+    """Why it was not accepted, where, and what was expected and got; empty when accepted."""
+
+
+def reason_of(decision: Decision) -> str:
+    """Why a run was not accepted, in one line: where, and what was expected and what came
+    (the verdict's column names the check), or why it stopped."""
+    if decision.verdict is Verdict.ACCEPTED:
+        return ""
+    place = str(decision.place)
+    if decision.expected or decision.got:
+        return f"{place}: expected {decision.expected}, got {decision.got}"
+    if place in decision.reason or not decision.place.game:
+        return decision.reason
+    return f"{place}: {decision.reason}"
 
 
 def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
@@ -57,25 +78,26 @@ def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings]) -> Row:
     try:
         manifest = read_manifest(sub)
     except ManifestError as error:
-        return Row(sub.name, "?", None, f"bad manifest: {error}", 0, 0.0)
+        return Row(sub.name, "?", None, "bad-manifest", 0, 0.0, str(error))
     try:
         run = judge(manifest, settings_for(manifest))
     except (SpawnError, CopyError) as error:
-        return Row(sub.name, manifest.language, manifest.source_bytes(), f"not run: {error}", 0, 0.0)
+        return Row(sub.name, manifest.language, manifest.source_bytes(), "not-run", 0, 0.0,
+                   str(error))
     except RuntimeHidden as error:
         return Row(sub.name, manifest.language, manifest.source_bytes(),
-                   f"{Verdict.JUDGE_ERROR.value}: {error}", 0, 0.0)
+                   Verdict.JUDGE_ERROR.value, 0, 0.0, str(error))
     return Row(sub.name, manifest.language, manifest.source_bytes(), run.decision.line(),
-               run.games_played, run.seconds)
+               run.games_played, run.seconds, reason_of(run.decision))
 
 
-HEADER = ("submission", "language", "bytes", "verdict", "games", "time")
+HEADER = ("submission", "language", "bytes", "verdict", "games", "time", "reason")
 
 
 def _cells(row: Row) -> tuple[str, ...]:
-    """A row's cells as text."""
+    """A row's cells as text, its reason cut to REASON_WIDTH."""
     return (row.name, row.language, "?" if row.bytes is None else str(row.bytes), row.verdict,
-            str(row.games), f"{row.seconds:.1f} s")
+            str(row.games), f"{row.seconds:.1f} s", printable(row.reason, REASON_WIDTH))
 
 
 def table_lines(rows: list[Row]) -> list[str]:
@@ -94,6 +116,18 @@ def markdown_lines(rows: list[Row]) -> list[str]:
     return lines
 
 
-def write_markdown(rows: list[Row], path: Path) -> None:
-    """Save the leaderboard as Markdown."""
-    write_atomically(path, "\n".join(markdown_lines(rows)) + "\n")
+def write_markdown(rows: list[Row], path: Path, stdout: TextIO) -> None:
+    """Save the leaderboard as Markdown (`-`: to `stdout`)."""
+    write_output(path, "\n".join(markdown_lines(rows)) + "\n", stdout)
+
+
+def json_text(rows: list[Row], seed: int) -> str:
+    """The leaderboard as JSON: the seed, and each row whole, its reason exact."""
+    accepted = sum(row.verdict == Verdict.ACCEPTED.value for row in rows)
+    return json.dumps({"seed": seed, "accepted": accepted, "submissions": len(rows),
+                       "rows": [asdict(row) for row in rows]}, indent=2) + "\n"
+
+
+def write_json(rows: list[Row], seed: int, path: Path, stdout: TextIO) -> None:
+    """Save the leaderboard as JSON (`-`: to `stdout`)."""
+    write_output(path, json_text(rows, seed), stdout)

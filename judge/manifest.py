@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -11,6 +13,9 @@ from judge import options
 from judge.options import BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport, parse
 
 MANIFEST_NAME: Final = "submission.toml"
+DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty", "transport",
+                       "memory_mb")
+"""The manifest's keys that a bare command or file declares in words (`key=value`)."""
 
 
 class ManifestError(ValueError):
@@ -37,19 +42,34 @@ class Manifest:
     folder: Path | None = None
     """The submission folder, copied to a fresh working folder for each run."""
     files: tuple[Path, ...] = ()
-    """Files copied by name into the top of the working folder (a bare file or command's)."""
+    """Files of the host, each copied by its name into the top of the working folder."""
 
     @property
     def name(self) -> str:
-        """The submission's name: its folder's name, or its command."""
-        return self.folder.name if self.folder else " ".join(self.command)
+        """The submission's name: its folder's name, its source file's, or its command."""
+        if self.folder is not None:
+            return self.folder.name
+        return self.source if self.source_file() else " ".join(self.command)
+
+    def source_file(self) -> Path | None:
+        """The source file on the host: in the folder, or among the files copied in."""
+        if not self.source:
+            return None
+        if self.folder is not None:
+            return self.folder / self.source
+        return next((file for file in self.files if file.name == self.source), None)
+
+    def origin(self) -> Path | None:
+        """What a replay names to judge again: the submission folder, or the bare source file."""
+        return self.folder or self.source_file()
 
     def source_bytes(self) -> int | None:
         """The score: the exact size in bytes of the source file, if there is one."""
-        if self.folder is None or not self.source:
+        path = self.source_file()
+        try:
+            return path.stat().st_size if path is not None and path.is_file() else None
+        except OSError:
             return None
-        path = self.folder / self.source
-        return path.stat().st_size if path.is_file() else None
 
 
 def _string(table: dict[str, Any], key: str, default: str) -> str:
@@ -92,6 +112,41 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
         raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: nested too deeply") from None
     except ValueError as error:  # TOMLDecodeError, or a number of thousands of digits
         raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: {error}") from None
+    return manifest_from(table, folder)
+
+
+def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, Any]:
+    """Declarations given as words (`moves`: `digits0`, `seed_args`: `--seed {seed}`) as a
+    manifest's table holds them; `where` names their place in a message."""
+    table: dict[str, Any] = {}
+    for key, text in words.items():
+        name = key.replace("-", "_")
+        if name not in DECLARATIONS:
+            raise ManifestError(f"{key!r}{where} is not a declaration: declare "
+                                f"{', '.join(DECLARATIONS)}")
+        if name == "seed_args":
+            try:
+                table[name] = shlex.split(text)
+            except ValueError as error:
+                raise ManifestError(f"seed_args{where}: {error} in {text!r}") from None
+        elif name == "memory_mb":
+            table[name] = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else text
+        else:
+            table[name] = text
+    return table
+
+
+def declared(command: tuple[str, ...], declarations: Mapping[str, str],
+             files: tuple[Path, ...] = ()) -> Manifest:
+    """A manifest for a bare `command` with declarations given as words, and the host files
+    it runs, copied in by name."""
+    return manifest_from({"command": list(command), **declarations_table(declarations)},
+                         files=files)
+
+
+def manifest_from(table: dict[str, Any], folder: Path | None = None,
+                  files: tuple[Path, ...] = ()) -> Manifest:
+    """The manifest a table holds (TOML's, or declarations'), every value checked."""
     command = _strings(table, "command")
     if not command:
         raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
@@ -115,6 +170,7 @@ def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
         if "transport" in table else None,
         memory_mb=memory,
         folder=folder,
+        files=files,
     )
 
 

@@ -73,6 +73,8 @@ class TransportSource(StrEnum):
     COMMAND_LINE = "the command line"
     REPLAY = "the replay"
     MANIFEST = "the manifest"
+    HEADER = "the file's header"
+    """The header of a bare source file (judge/bare.py)."""
     DEFAULT = "the default"
 
 

@@ -4,7 +4,6 @@ lines read as boards and matchbox dumps."""
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Final
@@ -29,6 +28,7 @@ from judge.formats import (
     split_one_line_dump,
 )
 from judge.patience import LOOK_EVERY, Patience, Reason, Silence
+from judge.record import Bookmark, Record
 from judge.stops import (
     CpuTimeOver,
     Failed,
@@ -43,17 +43,39 @@ from judge.verdict import Failure, Place, Stall
 
 TRANSCRIPT_TAIL: Final = 16
 """Lines of the transcript kept for the report, unless the whole transcript is asked for."""
+TRANSCRIPT_BYTES: Final = 16 << 20
+"""Memory for the first lines of a whole transcript (a few thousand games' worth); past it,
+only the last ones are kept, within TAIL_BYTES."""
+TAIL_BYTES: Final = 2 << 20
+"""Memory for the last lines of the transcript, or of a game's log."""
+TAIL_LINES: Final = 10_000
+"""The most last lines of a whole transcript kept after a cut."""
+GAME_LOG_BYTES: Final = 256 << 10
+"""Memory for the first lines of a game's log; past it, only the last GAME_LOG_TAIL are kept."""
+GAME_LOG_TAIL: Final = 100
+
+
+def transcript_record(whole: bool) -> Record:
+    """A record for the transcript: the whole (within its caps), or the report's last lines."""
+    if whole:
+        return Record(head_bytes=TRANSCRIPT_BYTES, tail_lines=TAIL_LINES, tail_bytes=TAIL_BYTES)
+    return Record(head_bytes=0, tail_lines=TRANSCRIPT_TAIL, tail_bytes=TAIL_BYTES)
+
+
+def game_log() -> Record:
+    """A record for one game's lines, without its dump."""
+    return Record(head_bytes=GAME_LOG_BYTES, tail_lines=GAME_LOG_TAIL, tail_bytes=TAIL_BYTES)
 
 
 @dataclass(frozen=True)
 class Position:
-    """Where the conversation stood: this game's log and its length then, the previous game's
-    log, and the transcript (its length, or the tail kept)."""
+    """Where the conversation stood: this game's log and where it stood, the previous game's
+    log, and where the transcript stood."""
 
-    log: list[str]
-    logged: int
-    last_log: list[str]
-    transcript: int | tuple[str, ...]
+    log: Record
+    logged: Bookmark
+    last_log: Record
+    transcript: Bookmark
 
 
 def fail(failure: Failure | None) -> None:
@@ -74,11 +96,10 @@ class Reader:
         self.patience = patience
         self.next_cpu_look = time.monotonic() + LOOK_EVERY
         """When the run's CPU time is next checked while its output flows."""
-        self.transcript: deque[str] | list[str] = (
-            [] if keep_transcript else deque(maxlen=TRANSCRIPT_TAIL))
-        self.game_log: list[str] = []
+        self.transcript = transcript_record(keep_transcript)
+        self.game_log = game_log()
         """This game's lines so far, without its dump."""
-        self.last_game_log: list[str] = []
+        self.last_game_log = game_log()
         """The previous game's lines, without its dump."""
         self.pushed_back: str | None = None
         self.in_dump = False
@@ -88,26 +109,22 @@ class Reader:
 
     def new_game_log(self) -> None:
         """Start the log of a new game."""
-        self.last_game_log, self.game_log = self.game_log, []
+        self.last_game_log, self.game_log = self.game_log, game_log()
 
     def position(self) -> Position:
         """Where the conversation stands now."""
-        transcript = self.transcript
-        return Position(self.game_log, len(self.game_log), self.last_game_log,
-                        len(transcript) if isinstance(transcript, list) else tuple(transcript))
+        return Position(self.game_log, self.game_log.bookmark(), self.last_game_log,
+                        self.transcript.bookmark())
 
     def rewind(self, position: Position, earlier_game: bool) -> None:
         """Show the game log and the transcript as they stood at `position`: the log of the
         game then played, or, for `earlier_game`, of the game before it."""
-        self.game_log = position.last_log if earlier_game else position.log[:position.logged]
-        transcript = self.transcript
-        if isinstance(transcript, list):
-            assert isinstance(position.transcript, int)
-            del transcript[position.transcript:]
+        if earlier_game:
+            self.game_log = position.last_log
         else:
-            assert isinstance(position.transcript, tuple)
-            transcript.clear()
-            transcript.extend(position.transcript)
+            position.log.rewind(position.logged)
+            self.game_log = position.log
+        self.transcript.rewind(position.transcript)
 
     # -- lines ---------------------------------------------------------------------------
 
@@ -121,10 +138,11 @@ class Reader:
 
     def _received(self, text: str, *, noted: bool = False) -> str:
         """Note a line the program printed (unless already noted in the transcript)."""
+        line = "< " + text
         if not noted:
-            self.transcript.append("< " + text)
+            self.transcript.append(line)
         if not self.in_dump:
-            self.game_log.append("< " + text)
+            self.game_log.append(line)
         return text
 
     def line(self, place: Place, *, game_over: bool = False) -> str:
@@ -208,11 +226,8 @@ class Reader:
             raise CpuTimeOver()
 
     def _note_received(self, lines: list[str]) -> None:
-        """Add lines the program printed to the transcript (only its tail is kept by default)."""
-        if isinstance(self.transcript, list):
-            self.transcript.extend(["< " + line for line in lines])
-        else:
-            self.transcript.extend(["< " + line for line in lines[-TRANSCRIPT_TAIL:]])
+        """Add lines the program printed to the transcript."""
+        self.transcript.extend(["< " + line for line in lines])
 
     # -- boards and boxes ----------------------------------------------------------------
 

@@ -442,9 +442,9 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         seed=settings.seed, games=settings.games, opponent=settings.opponent,
         transport=settings.transport,
         moves=tuple(tuple(game) for game in referee.moves_sent),
-        submission=str(manifest.folder) if manifest.folder else "",
-        command=manifest.command if manifest.folder is None else (),
-        files=tuple(str(path) for path in manifest.files) if manifest.folder is None else (),
+        submission=str(origin) if (origin := manifest.origin()) else "",
+        command=manifest.command if origin is None else (),
+        files=tuple(str(path) for path in manifest.files) if origin is None else (),
     )
     return Run(
         decision=decide(facts), facts=facts, games_played=referee.games_played,

@@ -34,7 +34,7 @@ class Replay:
     transport: Transport
     moves: tuple[tuple[int, ...], ...]
     submission: str = ""
-    """The submission folder, if the run judged one."""
+    """The submission folder or bare source file, if the run judged one."""
     command: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     """The files a bare command's run copied in, by their full paths."""
@@ -124,7 +124,8 @@ def parse_replay(text: str) -> Replay:
     games = _whole(data, "games", 1, options.MAX_GAMES)
     submission = data.get("submission", "")
     if not isinstance(submission, str) or "\0" in submission:
-        raise ReplayError(f"field 'submission' must be a folder's path, not {_short(submission)}")
+        raise ReplayError("field 'submission' must be a submission folder's or source file's "
+                          f"path, not {_short(submission)}")
     command, files = _strings(data, "command"), _strings(data, "files")
     for key, parts in (("command", command), ("files", files)):
         if any("\0" in part for part in parts):

@@ -9,9 +9,9 @@ from reference.board import Cell
 
 from judge.channel import EOF, NoLine
 from judge.launch import Settings
-from judge.manifest import Manifest
+from judge.manifest import declared
 from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
-from judge.options import BeadFormat, MoveFormat, RefillRule, Transport, parse
+from judge.options import MoveFormat, Transport
 from judge.processes import Progress
 from judge.referee import Referee
 from judge.stops import Failed, Finished, OutputEnded, Stop
@@ -64,23 +64,6 @@ class TranscriptSession:
     def close(self) -> Ending:
         """A recorded program that exited with status 0."""
         return Ending(0, None, False, 0, 0.0)
-
-
-def declared(command: tuple[str, ...], declarations: dict[str, str]) -> Manifest:
-    """A manifest for `command` with a manifest's declarations given as strings."""
-    kinds = {"moves": MoveFormat, "beads": BeadFormat, "refill": RefillRule}
-    symbols = {"x", "o", "empty"}
-    unknown = set(declarations) - set(kinds) - symbols
-    if unknown:
-        raise ValueError(f"not a declaration: {sorted(unknown)[0]!r}; "
-                         f"declare {', '.join([*kinds, *sorted(symbols)])}")
-    return Manifest(
-        command=command,
-        moves=parse(MoveFormat, declarations.get("moves", "letters"), "moves"),
-        beads=parse(BeadFormat, declarations.get("beads", "auto"), "beads"),
-        refill=parse(RefillRule, declarations.get("refill", "on-empty"), "refill"),
-        x=declarations.get("x", ""), o=declarations.get("o", ""),
-        empty=declarations.get("empty", ""))
 
 
 def parse_move(text: str, moves: MoveFormat) -> Cell | None:

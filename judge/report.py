@@ -15,7 +15,7 @@ from judge.manifest import Manifest
 from judge.options import MoveFormat
 from judge.randomness import Evidence
 from judge.referee import Run
-from judge.shrink import Shrunk, describe_game, game_moves, size, test_body
+from judge.shrink import SEED_ADVICE, Shrunk, describe_game, game_moves, size, test_body
 from judge.text import printable as escaped
 from judge.verdict import Verdict
 
@@ -83,11 +83,14 @@ def _evidence_json(evidence: Evidence) -> dict[str, Any]:
             "alternatives": dict(zip(evidence.names, evidence.log_ratios, strict=True))}
 
 
-def report_json(run: Run) -> dict[str, Any]:
-    """The run as a JSON-ready dictionary."""
+def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
+    """The run as a JSON-ready dictionary; with the manifest, what was judged and its bytes."""
     decision = run.decision
     ending = run.facts.ending
-    return {
+    judged: dict[str, Any] = {} if manifest is None else {
+        "submission": manifest.name, "language": manifest.language,
+        "bytes": manifest.source_bytes()}
+    return judged | {
         "verdict": decision.verdict.value,
         "check": decision.check.value if decision.check else None,
         "reason": decision.reason,
@@ -110,9 +113,9 @@ def report_json(run: Run) -> dict[str, Any]:
     }
 
 
-def json_text(run: Run) -> str:
+def json_text(run: Run, manifest: Manifest | None = None) -> str:
     """The run's JSON report as text: every string exact, as the program printed it."""
-    return json.dumps(report_json(run), indent=2) + "\n"
+    return json.dumps(report_json(run, manifest), indent=2) + "\n"
 
 
 def _sandbox(run: Run) -> dict[str, Any]:
@@ -125,8 +128,9 @@ def _sandbox(run: Run) -> dict[str, Any]:
 
 
 def transcript_text(run: Run) -> str:
-    """The transcript as text: `>` judge to program, `<` program to judge."""
-    return "\n".join(run.transcript) + "\n"
+    """The transcript as text for people: `>` judge to program, `<` program to judge, the
+    program's control characters escaped as on the terminal (`\\x1b`); the JSON keeps them."""
+    return "\n".join(map(escaped, run.transcript)) + "\n"
 
 
 def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = None,
@@ -134,9 +138,16 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
     """The report of a shrink: the smallest case whole, how it repeats, where it is saved."""
     choices, run = shrunk.choices, shrunk.run
     games, scripted, _ = size(choices)
+    repeatability = shrunk.repeatability
     lines = ["", f"SHRUNK: from {shrunk.original_games} game(s) to {games} game(s) with "
                  f"{scripted} scripted O move(s), in {shrunk.attempts} runs, {shrunk.seconds:.1f} s",
-             f"  {shrunk.repeatability.describe()}"]
+             f"  {repeatability.describe()}"]
+    if not repeatability.seeded and not repeatability.repeatable:
+        lines.append(f"  {SEED_ADVICE}")
+    if shrunk.seed != shrunk.original_seed:
+        lines.append(f"  under the judge's seed {shrunk.seed}, not the rejected run's "
+                     f"{shrunk.original_seed}: the program takes the seed (seed_args), and with "
+                     "its random numbers from this one the fault comes sooner")
     if shrunk.count_matters:
         lines.append(f"  the count of games is what matters: with O on the lowest empty square, "
                      f"{games - 1} games pass and {games} fail, and {games} games of other "
@@ -154,6 +165,10 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
                if script else "O on the lowest empty square")
         lines.append(f"  game {number} ({how}): {describe_game(moves)}")
     decision = run.decision
+    if not shrunk.failed_again:
+        lines.append(f"  none of the {repeatability.runs} runs of these games was rejected: "
+                     "there is no failing case to save; the rejected run's replay plays it again")
+        return lines
     lines.append(f"  rejected in {decision.place}: {decision.reason}")
     if decision.expected or decision.got:
         lines.append(f"    expected: {printable(decision.expected)}")

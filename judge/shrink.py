@@ -9,13 +9,22 @@ moves); when those leave more than two games, the failing game after each of eig
 first games. Then hypothesis's shrinker takes the smallest failing run: it is put in an
 example database as a choice sequence (the game count, then each game's script length and
 squares), and hypothesis deletes games, shortens scripts and lowers squares while the judge,
-with every check, still rejects the candidate the same way (same verdict, same check). The
-smallest candidate is then run several times to say honestly whether it repeats.
+with every check, still rejects the candidate the same way (same verdict, same check).
+
+A program that takes the judge's seed (`seed_args`) repeats a run under the same seed. When
+its smallest run still has more than two games, the same games are played under a few other
+seeds: a fault that needs a particular turn of the program's random numbers may come sooner
+under one, and the search goes on from there, under that seed. A program that takes no seed
+repeats a run only if it is deterministic by itself: the rejected games are played three
+times first, and if the program's transcripts differ, it is not shrunk, and the report says
+how to declare `seed_args`. The smallest candidate is then run several times to say honestly
+whether it repeats.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,9 +39,10 @@ from judge.formats import BoardAssembler, Symbols, UnreadableError, move_text
 from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import Choices
-from judge.options import SHRINK_SECONDS, MoveFormat
+from judge.options import MAX_SEED, SHRINK_SECONDS, MoveFormat
 from judge.referee import Run, judge
 from judge.verdict import Decision, Verdict
+from judge.workspace import with_full_paths
 
 REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""
@@ -41,6 +51,16 @@ SMALL_GAMES: Final = 2
 GUESS_ROUNDS: Final = 3
 """Times hypothesis shrinks: again after guesses made from what it found beat it, at most this often."""
 SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
+OTHER_SEEDS: Final = 8
+"""Seeds after the run's own under which a seeded program's smallest failing run is played."""
+FIRST_RUNS: Final = 3
+"""Runs of the rejected games that show whether an unseeded program repeats itself."""
+SEED_ADVICE: Final = (
+    "to make its runs repeatable, have it seed its random numbers from its command line and "
+    "declare how: seed_args = [\"--seed\", \"{seed}\"] in submission.toml, "
+    "--seed-args '--seed {seed}' for a bare file or command, or seed_args='--seed {seed}' in "
+    "a bare file's menace-judge: header; the judge then passes its seed ({seed}) on every run")
+"""How a program that takes no seed is made repeatable, for the reports that need it."""
 
 
 def shrinkable(run: Run) -> bool:
@@ -100,6 +120,13 @@ class Repeatability:
 
 
 @dataclass(frozen=True)
+class NotShrunk:
+    """Why a rejection was not shrunk."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Shrunk:
     """The smallest rejected run found, with what the search and the repeat runs showed."""
 
@@ -112,6 +139,16 @@ class Shrunk:
     repeatability: Repeatability
     count_matters: bool
     """True when only the number of games matters: one game fewer passes, other moves fail too."""
+    seed: int
+    """The judge's seed of the smallest case (another than the rejected run's when the program's
+    seed arguments gave a smaller case under it)."""
+    original_seed: int
+    """The rejected run's seed."""
+
+    @property
+    def failed_again(self) -> bool:
+        """True when some run of the smallest case was rejected as the original run was."""
+        return self.repeatability.reproduced > 0
 
 
 class Search:
@@ -125,12 +162,16 @@ class Search:
         self.started = time.monotonic()
         self.deadline = self.started + seconds
         self.progress = progress
-        self.seen: dict[Choices, bool] = {}
+        self.seed = settings.seed
+        """The judge's seed under which candidates are judged."""
+        self.seen: dict[tuple[int, Choices], bool] = {}
         self.best: tuple[Choices, Run] | None = None
 
-    def run(self, choices: Choices, *, keep_transcript: bool = False) -> Run:
-        """Judge the program under these choices, one game per script."""
-        settings = replace(self.settings, games=len(choices), keep_transcript=keep_transcript)
+    def run(self, choices: Choices, *, keep_transcript: bool = False,
+            seed: int | None = None) -> Run:
+        """Judge the program under these choices, one game per script (under `seed`, if given)."""
+        settings = replace(self.settings, games=len(choices), keep_transcript=keep_transcript,
+                           seed=self.seed if seed is None else seed)
         return judge(self.manifest, settings, choices=choices)
 
     def fails(self, choices: Choices) -> bool:
@@ -138,26 +179,34 @@ class Search:
         choices = normal(choices)
         if not choices:
             return False
-        if choices in self.seen:
-            return self.seen[choices]
+        if (self.seed, choices) in self.seen:
+            return self.seen[self.seed, choices]
         if time.monotonic() > self.deadline:
             return False
         return self._note(choices, self.run(choices))
 
     def fail_all(self, candidates: list[Choices], *, budget: bool = True) -> None:
         """Judge candidates side by side, one per core, and note each as `fails` does."""
-        fresh = list(dict.fromkeys(c for c in map(normal, candidates) if c and c not in self.seen))
+        self.judge_all([(self.seed, choices) for choices in candidates], budget=budget)
+
+    def judge_all(self, candidates: list[tuple[int, Choices]], *,
+                  budget: bool = True) -> list[tuple[int, Choices, Run]]:
+        """Judge candidates, each under its seed, side by side, one per core; note each as
+        `fails` does, and return those judged now."""
+        fresh = list(dict.fromkeys((seed, normal(c)) for seed, c in candidates
+                                   if normal(c) and (seed, normal(c)) not in self.seen))
         if not fresh or (budget and time.monotonic() > self.deadline):
-            return
+            return []
         with ThreadPoolExecutor(max_workers=min(len(fresh), os.cpu_count() or 1)) as pool:
-            runs = list(pool.map(self.run, fresh))
-        for choices, run in zip(fresh, runs, strict=True):
+            runs = list(pool.map(lambda c: self.run(c[1], seed=c[0]), fresh))
+        for (_, choices), run in zip(fresh, runs, strict=True):
             self._note(choices, run)
+        return [(seed, choices, run) for (seed, choices), run in zip(fresh, runs, strict=True)]
 
     def _note(self, choices: Choices, run: Run) -> bool:
         """Record a judged candidate, and whether it is the smallest failing one yet."""
         failed = same_fault(run, self.target)
-        self.seen[choices] = failed
+        self.seen[run.replay.seed, choices] = failed
         if failed and (self.best is None or size(choices) < size(self.best[0])):
             self.best = (choices, run)
             games, moves, _ = size(choices)
@@ -171,6 +220,15 @@ class Search:
         """`count` runs of the same candidate, side by side, each keeping its transcript."""
         with ThreadPoolExecutor(max_workers=min(count, os.cpu_count() or 1)) as pool:
             return list(pool.map(lambda _: self.run(choices, keep_transcript=True), range(count)))
+
+    def repeats_by_itself(self, choices: Choices) -> tuple[bool, int]:
+        """Whether a program that takes no seed repeated these games exactly, in FIRST_RUNS
+        runs, and in how many it was rejected the same way; the runs are noted."""
+        runs = self.repeats(choices, FIRST_RUNS)
+        for run in runs:
+            self._note(choices, run)
+        failing = sum(same_fault(run, self.target) for run in runs)
+        return len({_until_failure(run) for run in runs}) == 1, failing
 
     def elapsed(self) -> float:
         """Seconds since the search began."""
@@ -204,48 +262,88 @@ def _guess_from(search: Search, failing: Choices) -> bool:
     return size(search.best[0]) < size(failing)
 
 
+def _other_seeds(search: Search) -> bool:
+    """Play the smallest failing run under OTHER_SEEDS other seeds, and where it fails sooner,
+    its games up to there; True when a smaller run fails, the search then under its seed."""
+    assert search.best is not None
+    failing = search.best[0]
+    seeds = [(search.seed + step) % (MAX_SEED + 1) for step in range(1, OTHER_SEEDS + 1)]
+    judged = search.judge_all([(seed, failing) for seed in seeds])
+    sooner = [(seed, choices[:run.decision.place.game]) for seed, choices, run in judged
+              if same_fault(run, search.target) and run.decision.place.game < len(choices)]
+    search.judge_all(sooner)
+    seed = search.best[1].replay.seed
+    if seed == search.seed:
+        return False
+    search.progress(f"shrink: under seed {seed}, {len(search.best[0])} game(s) fail")
+    search.seed = seed
+    return True
+
+
 def _count_matters(search: Search, choices: Choices) -> bool:
     """True when games of default moves fail only from this count on, and other moves fail too."""
     if len(choices) < 3 or any(choices):
         return False
     fewer, other = choices[:-1], tuple((1,) for _ in choices)
     search.fail_all([fewer, other], budget=False)
-    return not search.seen[fewer] and search.seen[other]
+    return not search.seen[search.seed, fewer] and search.seen[search.seed, other]
 
 
 def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
            seconds: float = SHRINK_SECONDS,
-           progress: Callable[[str], None] = lambda text: None) -> Shrunk | None:
+           progress: Callable[[str], None] = lambda text: None) -> Shrunk | NotShrunk:
     """The smallest run found within `seconds` that the program fails as in `rejected`.
 
-    None when the rejection cannot be shrunk (it happened before any game). When the
-    rejected games never fail again, they are the case, and their repeatability says so.
+    NotShrunk when the rejection cannot be shrunk: it happened before any game, or the program
+    takes no seed and does not repeat itself. When the rejected games never fail again, they
+    are the case, and their repeatability says so.
     """
     if not shrinkable(rejected):
-        return None
+        return NotShrunk("the rejection came before the first game")
     target = rejected.decision
     search = Search(manifest, settings, target, seconds, progress)
     played = rejected.replay.moves[:target.place.game]
     start = normal(tuple(played) + ((),) * (target.place.game - len(played)))
     progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
-    if any(search.fails(start) for _ in range(3)):
-        _guess_from(search, start)
-        from judge.shrinker import shrink_with_hypothesis  # hypothesis loads only to shrink
-
-        for _ in range(GUESS_ROUNDS):
-            assert search.best is not None
-            shrink_with_hypothesis(search.fails, search.best[0])
-            shrunk = search.best[0]
-            if len(shrunk) <= SMALL_GAMES or not _guess_from(search, shrunk):
-                break
+    if manifest.seed_args:
+        failed = any(search.fails(start) for _ in range(FIRST_RUNS))
+    else:
+        progress("shrink: the program takes no seed: do its runs repeat by themselves?")
+        same, failing = search.repeats_by_itself(start)
+        if not same:
+            return NotShrunk(
+                "the program takes no seed from the judge, and its own randomness changed its "
+                f"play: {FIRST_RUNS} runs of the rejected games printed different transcripts "
+                f"({failing} of them rejected the same way), so a smaller run that passes or "
+                f"fails would show nothing; {SEED_ADVICE}")
+        failed = failing > 0
+    if failed:
+        _search(search, start, seeded=bool(manifest.seed_args))
     choices = search.best[0] if search.best is not None else start
     count_matters = search.best is not None and _count_matters(search, choices)
     runs = search.repeats(choices, REPEATS)
-    failing = [run for run in runs if same_fault(run, target)]
+    failing_runs = [run for run in runs if same_fault(run, target)]
     transcripts = {_until_failure(run) for run in runs}
-    repeat = Repeatability(REPEATS, len(failing), bool(manifest.seed_args), len(transcripts) == 1)
-    return Shrunk(target.place.game, choices, (failing or runs)[0], len(search.seen),
-                  search.elapsed(), repeat, count_matters)
+    repeat = Repeatability(REPEATS, len(failing_runs), bool(manifest.seed_args),
+                           len(transcripts) == 1)
+    return Shrunk(target.place.game, choices, (failing_runs or runs)[0], len(search.seen),
+                  search.elapsed(), repeat, count_matters, search.seed, settings.seed)
+
+
+def _search(search: Search, start: Choices, *, seeded: bool) -> None:
+    """Shrink from `start`, known to fail: guesses, hypothesis's shrinker, other seeds."""
+    from judge.shrinker import shrink_with_hypothesis  # hypothesis loads only to shrink
+
+    _guess_from(search, start)
+    for _ in range(GUESS_ROUNDS):
+        assert search.best is not None
+        shrink_with_hypothesis(search.fails, search.best[0])
+        shrunk = search.best[0]
+        if len(shrunk) <= SMALL_GAMES or not _guess_from(search, shrunk):
+            break
+    assert search.best is not None
+    if seeded and len(search.best[0]) > SMALL_GAMES and _other_seeds(search):
+        shrink_with_hypothesis(search.fails, search.best[0])
 
 
 def _until_failure(run: Run) -> tuple[str, ...]:
@@ -291,6 +389,21 @@ def describe_game(moves: list[Cell]) -> str:
     return ", ".join(shown) + f" ({result})"
 
 
+def declarations(manifest: Manifest) -> dict[str, str]:
+    """A manifest's declarations that differ from the defaults, as words."""
+    defaults = Manifest(command=manifest.command)
+    found = {key: str(getattr(manifest, key)) for key in ("moves", "beads", "refill", "x", "o",
+                                                          "empty")
+             if getattr(manifest, key) != getattr(defaults, key)}
+    if manifest.seed_args:
+        plain = all(word and not any(c.isspace() or c in "'\"\\" for c in word)
+                    for word in manifest.seed_args)
+        found["seed_args"] = (" ".join if plain else shlex.join)(manifest.seed_args)
+    if manifest.transport is not None:
+        found["transport"] = str(manifest.transport)
+    return found
+
+
 def choices_source(choices: Choices) -> str:
     """Choices as a Python expression, runs of the same game written once: `((),) * 29 + ((1,),)`."""
     parts: list[str] = []
@@ -307,19 +420,17 @@ def choices_source(choices: Choices) -> str:
 
 def test_body(shrunk: Shrunk, manifest: Manifest, seed: int) -> str:
     """A pytest test that holds the shrunk case: it fails until the program is fixed."""
-    if manifest.folder is not None:
-        folder = manifest.folder
-        if folder.is_relative_to(Path.cwd()):
-            folder = folder.relative_to(Path.cwd())
-        subject = f"Path({str(folder)!r})"
-        declared = ""
+    origin = manifest.origin()
+    if origin is not None:
+        if origin.is_relative_to(Path.cwd()):
+            origin = origin.relative_to(Path.cwd())
+        subject = f"Path({str(origin)!r})"
     else:
-        subject = repr(list(manifest.command))
-        declared = "".join(f", {key}={str(getattr(manifest, key))!r}"
-                           for key, default in (("moves", "letters"), ("beads", "auto"),
-                                                ("refill", "on-empty"))
-                           if getattr(manifest, key) != default)
-    name = "".join(c if c.isalnum() else "_" for c in manifest.name.lower()).strip("_")[:40]
+        subject = repr(list(with_full_paths(manifest.command, manifest.files)))
+    declared = "" if manifest.folder is not None else "".join(
+        f", {key}={text!r}" for key, text in declarations(manifest).items())
+    name = "".join(c if c.isascii() and c.isalnum() else "_"
+                   for c in manifest.name.lower()).strip("_")[:40]
     line = shrunk.run.decision.line()
     return "\n".join([
         "from pathlib import Path",

@@ -102,6 +102,31 @@ def beads(label: Board, *, legal: bool = True, max_size: int = 12) -> st.SearchS
                      .map(lambda t: t[0][:t[2]] + [t[1]] + t[0][t[2]:]))
 
 
+DUMP_BEADS = 4
+"""The most beads a box of `dumps()` holds."""
+
+
+@cache
+def _box_contents(label: Board) -> tuple[tuple[int, ...], int]:
+    """A box's empty squares, and how many contents of 1 to DUMP_BEADS of them it may hold."""
+    empty = tuple(c for c in range(9) if label[c] == EMPTY)
+    return empty, sum(len(empty) ** count for count in range(1, DUMP_BEADS + 1))
+
+
+def _numbered_beads(empty: tuple[int, ...], value: int) -> list[int]:
+    """The contents numbered `value`, fewest beads first, then the lowest squares: 0 is one
+    bead of the first empty square."""
+    count = 1
+    while value >= len(empty) ** count:
+        value -= len(empty) ** count
+        count += 1
+    beads = []
+    for _ in range(count):
+        value, digit = divmod(value, len(empty))
+        beads.append(empty[digit])
+    return beads
+
+
 @st.composite
 def dumps(draw: st.DrawFn, *, legal: bool = True) -> dict[str, list[int]]:
     """A dump of 304 boxes by label, each printed in some orientation with its beads in that frame.
@@ -112,10 +137,15 @@ def dumps(draw: st.DrawFn, *, legal: bool = True) -> dict[str, list[int]]:
     dump: dict[str, list[int]] = {}
     rotate = draw(st.booleans())
     for label in box_labels():
-        contents = draw(beads(label, max_size=4))
-        g = Symmetry(draw(st.integers(0, 7))) if rotate else SYMMETRIES[0]
+        # One draw a box (its orientation and beads), so that a dump is quick to draw.
+        empty, kinds = _box_contents(label)
+        value = draw(st.integers(0, kinds * (len(SYMMETRIES) if rotate else 1) - 1))
+        g = SYMMETRIES[0]
+        if rotate:
+            value, turn = divmod(value, len(SYMMETRIES))
+            g = Symmetry(turn)
         printed = transform(label, g)
-        dump[printed] = [map_cell(g, Cell(c)) for c in contents]
+        dump[printed] = [map_cell(g, Cell(c)) for c in _numbered_beads(empty, value)]
     if legal:
         return dump
     printed_labels = list(dump)

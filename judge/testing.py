@@ -5,28 +5,42 @@ and a pytest assertion that a program in any language is accepted.
 
 `check_dump`, `check_step` and `check_game` are the judge's own checks (see
 `judge.invariants`); `judge.strategies` holds hypothesis strategies for the same data.
+
+`assert_accepted` runs a program, which takes a second or more; inside a test under
+hypothesis's `@given` that time is not counted against hypothesis's deadline (200 ms by
+default), as the time of a state machine's steps is not: the toolkit works under hypothesis's
+default settings. (With a hypothesis whose internals differ the deadline applies: give such a
+test `@settings(deadline=None)`.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from reference.board import EMPTY, EMPTY_BOARD, Board, X, is_over
 from reference.outcome import outcome_of
 
+from judge.bare import bare_manifest
 from judge.formats import move_text
 from judge.invariants import check_dump, check_step
 from judge.launch import Settings
-from judge.manifest import read_manifest
+from judge.manifest import declared, read_manifest
 from judge.opponents import ChoiceOpponent, Choices, Opponent
-from judge.options import MoveFormat, OpponentKind, parse
-from judge.replayed import check_game, declared
+from judge.options import TRANSPORT, MoveFormat, OpponentKind, parse
+from judge.replayed import check_game
 from judge.verdict import Failure, Place, Verdict
+from judge.workspace import named_files
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
            "check_step", "transcript_of"]
+
+Result = TypeVar("Result")
+UNTIMED_KEY = "execute:judge.testing program runs"
+"""The name under which hypothesis is told the time of the programs run."""
 
 
 class MenaceAdapter(Protocol):
@@ -98,25 +112,54 @@ def check_menace(menace: MenaceAdapter, games: int | Choices,
     return check_game(transcript)
 
 
+def _untimed_times() -> MutableMapping[str, float] | None:
+    """The times hypothesis leaves out of the deadline of the test running now, if any."""
+    if "hypothesis" not in sys.modules:  # not under @given: hypothesis was never imported
+        return None
+    from hypothesis.control import current_build_context
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        data = current_build_context().data
+    except InvalidArgument:  # not inside a test under @given
+        return None
+    times = getattr(data, "_stateful_run_times", None)
+    return times if isinstance(times, MutableMapping) else None
+
+
+def outside_deadline(work: Callable[[], Result]) -> Result:
+    """Do `work`; inside a test under `@given`, its time is not counted against the deadline."""
+    times = _untimed_times()
+    begun = time.perf_counter()
+    try:
+        return work()
+    finally:
+        if times is not None:
+            times[UNTIMED_KEY] = times.get(UNTIMED_KEY, 0.0) + time.perf_counter() - begun
+
+
 def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *, seed: int = 1,
                     opponent: OpponentKind | str = OpponentKind.MIXED,
                     **declarations: str) -> None:
-    """Assert that the judge accepts a program: a command, or a submission folder.
+    """Assert that the judge accepts a program: a command, a submission folder or a bare
+    source file (`Path("menace.py")`, as `python -m judge FILE` judges it).
 
     `games` is a number of games against `opponent`, or O's choices per game; `declarations`
-    are a manifest's (`moves`, `beads`, `refill`...) for a bare command.
+    are a manifest's (`moves`, `beads`, `refill`, `seed_args`...) for a bare command or file.
     """
     from judge.referee import judge
     from judge.report import report_lines
 
     if isinstance(command, Path):
-        manifest = read_manifest(command)
+        manifest = (bare_manifest(command, declarations) if command.is_file()
+                    else read_manifest(command))
     else:
-        manifest = declared(tuple(command), declarations)
+        words, files = named_files(tuple(command), Path.cwd())
+        manifest = declared(words, declarations, files)
     choices = None if isinstance(games, int) else tuple(tuple(g) for g in games)
     count = games if isinstance(games, int) else len(choices or ())
-    settings = Settings(games=count, seed=seed,
+    settings = Settings(games=count, seed=seed, transport=manifest.transport or TRANSPORT,
                         opponent=parse(OpponentKind, str(opponent), "opponent"))
-    run = judge(manifest, settings, choices=choices)
+    run = outside_deadline(lambda: judge(manifest, settings, choices=choices))
     if run.decision.verdict is not Verdict.ACCEPTED:
         raise AssertionError("\n".join(report_lines(run)))

@@ -198,6 +198,14 @@ def named_files(command: tuple[str, ...], here: Path) -> tuple[tuple[str, ...], 
     return tuple(words), tuple(files)
 
 
+def with_full_paths(command: tuple[str, ...], files: tuple[Path, ...]) -> tuple[str, ...]:
+    """A bare command as `named_files` made it, with each copied file's name replaced by its
+    full path again: the command to type elsewhere."""
+    full = {path.name: str(path) for path in files}
+    full.update({f"./{path.name}": str(path) for path in files})
+    return tuple(full.get(word, word) for word in command)
+
+
 def fresh_folder() -> Path:
     """A new private temporary folder for one run."""
     return Path(tempfile.mkdtemp(prefix="menace-judge-"))

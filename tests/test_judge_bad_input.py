@@ -185,7 +185,7 @@ GOOD_REPLAY = {"seed": 3, "games": 3, "opponent": "mixed", "transport": "pty",
     ({"moves": [[4], [9]]}, "field 'moves', game 2: not a list of at most 4 squares"),
     ({"moves": "4,0"}, "field 'moves' must be a list"),
     ({"command": "rm -rf ~"}, "field 'command' must be a list of strings"),
-    ({"submission": ["x"]}, "field 'submission' must be a folder's path"),
+    ({"submission": ["x"]}, "field 'submission' must be a submission folder's or source file's path"),
     ({"mystery": 1}, "unknown field 'mystery'"),
     ({"seed": None}, "field 'seed' must be a whole number"),
 ])
@@ -301,7 +301,7 @@ def test_program_and_manifest_text_is_escaped_on_the_terminal_and_exact_in_json(
                  "--save-replay", str(tmp_path / "replay.json"), str(folder)]) == 1
     out, _ = lines(capsys)
     assert not any(ESCAPE in line or "\x07" in line or "\r" in line for line in out)
-    assert "judging bad (Py\\x1b]0;owned\\x07 | `x`)" in out[0]
+    assert "judging bad (Py\\x1b]0;owned\\x07 | `x`, 70 bytes)" in out[0]
     assert "    \\x1b[2J\\x1b[1A" in out and out.count("accepted") == 0
     assert out[-1] == "runtime-error"
     assert json.loads(report.read_text())["stderr_tail"][0] == "\x1b[2J\x1b[1A"
@@ -318,7 +318,7 @@ def test_the_markdown_leaderboard_escapes_manifest_text(
     assert not any(ESCAPE in line for line in out)
     row = markdown.read_text().splitlines()[2]
     assert row.startswith("| b\\|a\\`d | Py\\\\x1b\\]0;owned\\\\x07 \\| \\`x\\` | ")
-    assert row.replace("\\|", "").count("|") == 7 and ESCAPE not in row
+    assert row.replace("\\|", "").count("|") == 8 and ESCAPE not in row
 
 
 @pytest.mark.parametrize("name, stream, could_not", [

@@ -187,7 +187,7 @@ def test_a_check_made_once_the_next_move_is_sent_reports_its_own_game() -> None:
     assert decision.place.game == 2
     assert session.position == len(transcript.items), "game 3's first move was sent"
     assert referee.games_played == 1
-    log = referee.reader.game_log
+    log = tuple(referee.reader.game_log)
     assert log[0] == "< new game" and "> RL" in log and "> RR" not in log
 
 

@@ -1,6 +1,8 @@
 """Shrinking a rejection: late faults that depend on the position shrink to the few games and
 moves they need and replay; a fault tied to the count of games keeps exactly that count; a
-fault of the program's own unseeded randomness is reported as not repeatable.
+fault that comes in a particular game under one seed comes sooner under another; a program
+that takes no seed is shrunk only when it repeats itself, else the report says how to seed it;
+`--shrink` without hypothesis is a one-line message.
 
 The faulty program is the canonical MENACE with one fault each (`tests/shrinking/`), fast
 Python, so each shrink takes a few dozen short runs.
@@ -20,7 +22,16 @@ from judge.manifest import Manifest
 from judge.referee import Run, judge
 from judge.replay import read_replay
 from judge.report import shrunk_lines
-from judge.shrink import Shrunk, choices_source, normal, same_fault, shrink, size
+from judge.shrink import (
+    NotShrunk,
+    Shrunk,
+    choices_source,
+    normal,
+    same_fault,
+    shrink,
+    size,
+)
+from judge.shrink import test_body as shrunk_test_body
 from judge.verdict import Check, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +43,8 @@ machine's load (a loaded machine only makes it take longer)."""
 
 def faulty(fault: str, *extra: str, seeded: bool = True) -> Manifest:
     """The canonical MENACE with `fault`, taking the judge's seed when `seeded`."""
-    return Manifest(command=("python3", str(FAULTS), "--fault", fault, *extra),
-                    seed_args=("--seed", "{seed}") if seeded else ())
+    return Manifest(command=("python3", FAULTS.name, "--fault", fault, *extra),
+                    seed_args=("--seed", "{seed}") if seeded else (), files=(FAULTS,))
 
 
 def rejected(manifest: Manifest, games: int, seed: int) -> tuple[Settings, Run]:
@@ -49,7 +60,7 @@ def shrunk_case(manifest: Manifest, games: int, seed: int) -> tuple[Settings, Ru
     """A rejected run and its shrink."""
     settings, run = rejected(manifest, games, seed)
     found = shrink(manifest, settings, run, seconds=SECONDS)
-    assert found is not None
+    assert isinstance(found, Shrunk), found
     return settings, run, found
 
 
@@ -84,12 +95,69 @@ def test_a_fault_after_the_30th_game_keeps_exactly_31_games_of_the_simplest_move
     assert "games 1-30: O on the lowest empty square" in text
 
 
-def test_a_fault_of_the_programs_own_randomness_is_not_called_reproduced() -> None:
+def test_a_program_that_takes_no_seed_and_does_not_repeat_itself_is_not_shrunk() -> None:
     manifest = faulty("unseeded", seeded=False)
-    _, _, found = shrunk_case(manifest, 200, 3)
-    assert not found.repeatability.repeatable
-    assert "the program's own randomness" in found.repeatability.describe()
-    assert not found.repeatability.describe().startswith("reproduced 5 of 5 runs (")
+    settings, run = rejected(manifest, 200, 3)
+    found = shrink(manifest, settings, run, seconds=SECONDS)
+    assert isinstance(found, NotShrunk)
+    assert "takes no seed from the judge" in found.reason
+    assert "printed different transcripts" in found.reason
+    assert 'seed_args = ["--seed", "{seed}"] in submission.toml' in found.reason
+    assert "--seed-args '--seed {seed}'" in found.reason
+
+
+def test_a_program_that_takes_no_seed_but_repeats_itself_is_shrunk() -> None:
+    manifest = faulty("fourth-move", "--seed", "5", seeded=False)  # its own fixed seed
+    _, _, found = shrunk_case(manifest, 120, 5)
+    assert size(found.choices)[0] <= 2 and found.repeatability.repeatable
+    assert found.repeatability.describe() == (
+        "reproduced 5 of 5 runs (the program printed the same transcript every time)")
+
+
+def test_a_fault_in_a_particular_game_comes_sooner_under_another_seed() -> None:
+    manifest = faulty("unlucky-game")
+    nine = judge(manifest, Settings(games=9, seed=12, time_limit=120.0, idle_seconds=10.0))
+    assert nine.decision.verdict is Verdict.ACCEPTED  # under seed 12 the fault needs game 10
+    settings, run, found = shrunk_case(manifest, 30, 12)
+    assert run.decision.place.game == 10
+    assert size(found.choices)[0] <= 2 and found.seed != 12 and found.original_seed == 12
+    assert found.repeatability.repeatable
+    replay = found.run.replay
+    assert replay.seed == found.seed
+    again = judge(manifest, replace(settings, seed=replay.seed, games=replay.games,
+                                    scripted=replay.moves))
+    assert same_fault(again, run.decision)
+    text = "\n".join(shrunk_lines(found, manifest))
+    assert f"under the judge's seed {found.seed}, not the rejected run's 12" in text
+    body = shrunk_test_body(found, manifest, found.seed)
+    assert f"seed={found.seed}, seed_args='--seed {{seed}}')" in body
+
+
+def test_the_command_line_says_plainly_why_an_unseeded_program_is_not_shrunk(
+        tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "judge", "--games", "200", "--seed", "3", "--shrink",
+               "--save-replay", str(tmp_path / "replay.json"), "--", "python3", str(FAULTS),
+               "--fault", "unseeded"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and done.stdout.splitlines()[-1] == "wrong-answer learning"
+    line = next(line for line in done.stdout.splitlines() if line.startswith("shrink: "))
+    assert line.startswith("shrink: not shrunk: the program takes no seed from the judge")
+    assert "SHRUNK" not in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["replay.json"]  # no shrunk case
+
+
+def test_shrink_without_hypothesis_is_one_line_naming_the_install_command(
+        tmp_path: Path) -> None:
+    hidden = ("import sys; sys.modules['hypothesis'] = None; from judge.cli import main; "
+              f"sys.exit(main(['--shrink', '--save-replay', {str(tmp_path / 'r.json')!r}, "
+              f"'--', 'python3', {str(FAULTS)!r}]))")
+    done = subprocess.run([sys.executable, "-c", hidden], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    err = done.stderr.splitlines()
+    assert len(err) == 1 and "Traceback" not in done.stdout + done.stderr
+    assert "--shrink needs hypothesis" in err[0] and "python3 -m pip install hypothesis" in err[0]
+    assert not any(tmp_path.iterdir())  # nothing was run
 
 
 def test_the_pytest_body_rebuilds_the_choices_exactly() -> None:

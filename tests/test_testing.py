@@ -4,12 +4,14 @@ and a MENACE in Python is checked game by game with no subprocess."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
 from fixture_folders import PROGRAM, assembled
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import DeadlineExceeded, FailedHealthCheck, Flaky
 
 from reference.board import EMPTY, Board, legal_moves
 from reference.menace import Menace
@@ -20,12 +22,14 @@ from judge.invariants import result_of
 from judge.opponents import Choices, Opponent
 from judge.strategies import (
     beads,
+    boards,
     dumps,
     games,
     labels,
     opponents,
     oriented,
     positions,
+    symmetries,
     transcripts,
 )
 from judge.testing import (
@@ -34,6 +38,7 @@ from judge.testing import (
     check_game,
     check_menace,
     check_step,
+    outside_deadline,
     transcript_of,
 )
 from judge.verdict import Check
@@ -158,3 +163,64 @@ def test_assert_accepted_passes_a_correct_program_and_reports_a_faulty_one(tmp_p
     assert_accepted(["python3", str(PROGRAM)], ((0, 1), (2,), ()))
     with pytest.raises(AssertionError, match="wrong-answer learning"):
         assert_accepted(assembled("wrong-answer/learning-win", tmp_path), 10, seed=7)
+
+
+DEFAULTS = settings(settings.get_profile("default"), derandomize=True, database=None)
+"""Hypothesis's own default settings (a 200 ms deadline, every health check, 100 examples),
+only made repeatable; the project's profile (tests/conftest.py) lifts the deadline."""
+STRATEGIES = {
+    "symmetries": symmetries(), "positions": positions(), "boards": boards(),
+    "labels": labels(), "dumps": dumps(), "illegal dumps": dumps(legal=False),
+    "games": games(), "opponents": opponents(),
+    "transcripts": transcripts(lambda seed: Menace(rng=random.Random(seed))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_each_strategy_draws_under_hypothesis_default_settings(name: str) -> None:
+    @DEFAULTS
+    @given(STRATEGIES[name])
+    def draws(value: object) -> None:
+        assert value is not None
+
+    draws()  # a dump of 304 boxes drawn box by box failed the too_slow health check
+
+
+def test_a_program_run_is_left_out_of_hypothesis_deadline_and_nothing_else_is() -> None:
+    @settings(DEFAULTS, max_examples=2)
+    @given(st.just(0))
+    def runs_a_program(_: int) -> None:
+        outside_deadline(lambda: time.sleep(0.3))
+
+    @settings(DEFAULTS, max_examples=2)
+    @given(st.just(0))
+    def is_slow(_: int) -> None:
+        time.sleep(0.3)
+
+    runs_a_program()
+    with pytest.raises((DeadlineExceeded, Flaky, FailedHealthCheck)):
+        is_slow()
+
+
+@pytest.mark.e2e
+def test_assert_accepted_works_under_given_with_hypothesis_default_settings(
+        tmp_path: Path) -> None:
+    canonical = assembled("accepted/canonical", tmp_path)
+
+    @settings(DEFAULTS, max_examples=3)  # each example runs the program: a second or so
+    @given(games(max_games=3))
+    def accepted(script: Choices) -> None:
+        assert_accepted(canonical, script, seed=1)
+
+    accepted()
+
+
+@pytest.mark.e2e
+def test_assert_accepted_judges_a_bare_file_with_its_declarations(tmp_path: Path) -> None:
+    golfed = Path(__file__).resolve().parent.parent / "golf" / "python" / "menace.py"
+    path = tmp_path / "answer.py"
+    path.write_bytes(golfed.read_bytes())
+    assert_accepted(path, 10, seed=3, moves="digits0", beads="0-8", refill="on-draw",
+                    transport="pipe")
+    with pytest.raises(AssertionError, match="runtime-error"):
+        assert_accepted(path, 10, seed=3)  # O's moves sent as letters

@@ -6,7 +6,10 @@ box starts with one bead; a box refilled in this game is not rewarded for a win)
 one-diagonal (a box drawn from while O holds both ends of the 2-4-6 diagonal learns as
 after a draw), after-game (after game
 `--after N`, an extra bead of square 0 goes into the first box), unseeded (the seed is
-ignored, and a third of the losses are learnt as draws). `--seed N` seeds the randomness.
+ignored, and a third of the losses are learnt as draws), unlucky-game (in a game whose luck,
+drawn from the seed alone, once a game, is bad, 1 in 6, a win or a loss is learnt as a draw:
+under a seed the fault comes in the same games whatever O plays). `--seed N` seeds the
+randomness.
 """
 
 import random
@@ -152,10 +155,12 @@ def menace_move(board, boxes, drawn, rng):
     return source[bead]
 
 
-def learn(boxes, drawn, result, board, game, rng):
+def learn(boxes, drawn, result, board, game, rng, unlucky):
     """Put the drawn beads back: two each after a win, one after a draw, none after a loss."""
     copies = {"X": 2, None: 1, "O": 0}[result]
     if FAULT == "unseeded" and result == "O" and rng.random() < 1 / 3:
+        copies = 1
+    if FAULT == "unlucky-game" and unlucky:
         copies = 1
     for label, bead, marked in drawn:
         here = copies
@@ -168,7 +173,7 @@ def learn(boxes, drawn, result, board, game, rng):
         boxes["." * 9].append(0)
 
 
-def play_game(boxes, rng, game):
+def play_game(boxes, rng, game, unlucky):
     """One game, MENACE moving first; the beads are returned as the game's result says."""
     print("new game")
     board = "." * 9
@@ -182,7 +187,7 @@ def play_game(boxes, rng, game):
         print_board(board)
         if is_over(board):
             break
-    learn(boxes, drawn, winner(board), board, game, rng)
+    learn(boxes, drawn, winner(board), board, game, rng, unlucky)
     print_boxes(boxes)
 
 
@@ -192,8 +197,9 @@ def main():
     rng = random.Random(None if FAULT == "unseeded" else seed)
     games = int(read_line())
     boxes = all_boxes(rng)
+    luck = random.Random(f"luck-{seed}")
     for game in range(1, games + 1):
-        play_game(boxes, rng, game)
+        play_game(boxes, rng, game, luck.random() < 1 / 6)
 
 
 main()

@@ -1,0 +1,208 @@
+"""A bare source file judged without a manifest: language from the extension, declarations
+from its header or the options, bytes from the file, and every bad input a one-line message."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import judge.launch
+from judge.bare import bare_manifest, command_for, header_words
+from judge.cli import main
+from judge.manifest import ManifestError
+from judge.options import BeadFormat, MoveFormat, RefillRule, Transport
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLF = ROOT / "golf"
+HEADER = "# menace-judge: moves=digits0 beads=0-8 refill=on-draw transport=pipe\n"
+"""The declarations of golf/python, as a header."""
+
+
+def judge_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python3 -m judge ARGS` run in `cwd`, importing this checkout's judge."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def golfed_python(folder: Path, header: str = HEADER) -> Path:
+    """golf/python's answer as a bare file in `folder`, with `header` on its first line."""
+    path = folder / "answer.py"
+    path.write_bytes(header.encode() + (GOLF / "python" / "menace.py").read_bytes())
+    return path
+
+
+@pytest.fixture
+def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if the judge starts a program."""
+    def start(*args: object) -> None:
+        raise AssertionError("a program was started")
+    monkeypatch.setattr(judge.launch, "start_program", start)
+
+
+# -- the header and the command ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, words", [
+    (HEADER, {"moves": "digits0", "beads": "0-8", "refill": "on-draw", "transport": "pipe"}),
+    ("#!/usr/bin/env perl\n# menace-judge: moves=digits\n", {"moves": "digits"}),
+    ("<?php /* menace-judge: beads=1-9 */ ?>\n", {"beads": "1-9"}),
+    ("// menace-judge: seed_args='--seed {seed}' x=A\n", {"seed_args": "--seed {seed}", "x": "A"}),
+    ("1\n2\n3\n4\n# menace-judge: moves=digits\n", {"moves": "digits"}),
+    ("1\n2\n3\n4\n5\n# menace-judge: moves=digits\n", {}),
+    ("print(1)\n", {}),
+])
+def test_the_header_is_found_in_the_first_five_lines(text: str, words: dict[str, str]) -> None:
+    assert header_words(text) == words
+
+
+@pytest.mark.parametrize("name, language, program", [
+    ("a.py", "Python 3", "python3"), ("a.rb", "Ruby", "ruby"), ("a.pl", "Perl 5", "perl"),
+    ("a.js", "JavaScript (Node.js)", "node"), ("a.php", "PHP", "php"), ("a.c", "C (gcc)", "sh"),
+])
+def test_the_extension_gives_the_language_and_command(name: str, language: str,
+                                                       program: str) -> None:
+    found, command = command_for(Path("/somewhere") / name)
+    assert found == language and command[0] == program and name in command[-1]
+
+
+def test_a_c_file_is_compiled_as_the_c_answer_is_and_an_odd_name_stays_one_word() -> None:
+    _, command = command_for(Path("my answer;rm.c"))
+    assert command == ("sh", "-c", "gcc -w -o a.out 'my answer;rm.c' && exec ./a.out")
+    assert command_for(Path("-x.py"))[1] == ("python3", "./-x.py")
+
+
+def test_options_override_the_header(tmp_path: Path) -> None:
+    path = golfed_python(tmp_path, "# menace-judge: moves=letters beads=1-9 x=A\n")
+    manifest = bare_manifest(path, {"moves": "digits0", "seed_args": "--seed {seed}"})
+    assert (manifest.moves, manifest.beads, manifest.x) == (
+        MoveFormat.DIGITS0, BeadFormat.ONE_TO_NINE, "A")
+    assert manifest.seed_args == ("--seed", "{seed}") and manifest.refill is RefillRule.ON_EMPTY
+    assert manifest.source_bytes() == path.stat().st_size and manifest.files == (path,)
+    assert manifest.name == "answer.py" and manifest.origin() == path
+
+
+def test_the_header_declares_the_transport(tmp_path: Path) -> None:
+    assert bare_manifest(golfed_python(tmp_path), {}).transport is Transport.PIPE
+
+
+# -- judged end to end --------------------------------------------------------------------
+
+
+@pytest.mark.e2e
+def test_a_bare_file_is_judged_from_its_own_folder_by_a_relative_name(tmp_path: Path) -> None:
+    path = golfed_python(tmp_path)
+    done = judge_process(["answer.py", "--games", "20", "--seed", "3", "--json", "r.json"],
+                         cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "accepted", done.stdout
+    size = path.stat().st_size
+    assert done.stdout.splitlines()[0].startswith(f"judging answer.py (Python 3, {size} bytes): ")
+    assert "transport pipe (from the file's header)" in done.stdout.splitlines()[0]
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert (report["submission"], report["bytes"], report["verdict"]) == (
+        "answer.py", size, "accepted")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.py", "r.json"]
+
+
+@pytest.mark.e2e
+def test_without_its_header_the_same_file_is_rejected_and_options_can_declare_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = golfed_python(tmp_path, header="")
+    assert main([str(path), "--games", "5", "--seed", "3"]) == 1  # moves sent as letters
+    assert main([str(path), "--games", "20", "--seed", "3", "--moves", "digits0", "--beads",
+                 "0-8", "--refill", "on-draw", "--transport", "pipe"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "accepted"
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_a_bare_c_file_is_compiled_and_judged(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "menace.c"
+    shutil.copy(GOLF / "c" / "menace.c", path)
+    assert main([str(path), "--games", "20", "--seed", "3", "--moves", "digits0", "--beads",
+                 "0-8", "--transport", "pipe"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "accepted" and f"(C (gcc), {path.stat().st_size} bytes)" in out[0]
+
+
+@pytest.mark.e2e
+def test_a_bare_files_replay_judges_the_file_again(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = golfed_python(tmp_path, header="# menace-judge: moves=digits0\n")  # beads misread
+    replay = tmp_path / "replay.json"
+    assert main([str(path), "--games", "30", "--seed", "3", "--save-replay", str(replay)]) == 1
+    first = capsys.readouterr().out.splitlines()[-1]
+    assert json.loads(replay.read_text())["submission"] == str(path)
+    assert main(["--replay", str(replay), "--yes"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1] == first and f"(on the file {path})" in err
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("never_run")
+@pytest.mark.parametrize("name, text, problem", [
+    ("answer.txt", "print(1)\n", "cannot tell the language of"),
+    ("answer.py", "# menace-judge: moves=semaphore\n",
+     "the header of '{path}': moves must be one of letters, digits, digits0, not 'semaphore'"),
+    ("answer.py", "# menace-judge: colour=blue\n",
+     "'colour' is not a declaration: declare moves, beads"),
+    ("answer.py", "# menace-judge: seed_args='--seed\n", "the header of '{path}': No closing"),
+    ("answer.py", "# menace-judge: digits0\n", "'digits0' is not a key=value declaration"),
+    ("answer.py", "# menace-judge: x=XX\n", "x must be a single character, not 'XX'"),
+    ("answer.py", "# menace-judge: memory_mb=lots\n", "memory_mb must be a whole number"),
+    ("answer.py", "# menace-judge: command=sh\n", "'command' is not a declaration"),
+])
+def test_a_bad_bare_file_is_one_line_and_status_2(
+        name: str, text: str, problem: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    assert main([str(path)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert len(err) == 1 and problem.format(path=path) in err[0], err
+    assert "Traceback" not in captured.out + captured.err
+    assert path.read_text() == text and sorted(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.usefixtures("never_run")
+def test_an_unreadable_or_missing_file_is_named(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    unreadable = tmp_path / "answer.py"
+    unreadable.symlink_to("/proc/self/mem")  # a file that even root cannot read from its start
+    assert main([str(unreadable)]) == 2
+    assert f"cannot read '{unreadable}': " in capsys.readouterr().err
+    assert main([str(tmp_path / "gone.py")]) == 2
+    assert f"no such file or folder: '{tmp_path / 'gone.py'}'" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("never_run")
+@pytest.mark.parametrize("option, value, problem", [
+    ("--x", "XY", "argument --x: 'XY' is not a single character"),
+    ("--empty", "", "argument --empty: '' is not a single character"),
+    ("--seed-args", "'--seed {seed}", "argument --seed-args: \"'--seed {seed}\": No closing"),
+    ("--moves", "semaphore", "argument --moves:"),
+])
+def test_a_bad_declaration_option_is_one_line_and_status_2(
+        option: str, value: str, problem: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = golfed_python(tmp_path)
+    assert main([str(path), option, value]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and problem in err[0], err
+
+
+@pytest.mark.usefixtures("never_run")
+def test_a_header_error_is_caught_before_the_options_are_applied(tmp_path: Path) -> None:
+    path = golfed_python(tmp_path, "# menace-judge: moves=semaphore\n")
+    with pytest.raises(ManifestError, match="the header of"):
+        bare_manifest(path, {"moves": "digits0"})
