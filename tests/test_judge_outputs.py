@@ -3,26 +3,30 @@ through, never replaced; and the leaderboard's reasons, in its table and its JSO
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
 import pytest
+from fixture_folders import assembled
 
 import judge.launch
 from judge.cli import main
 from judge.outputs import writes_through
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBMISSIONS = ROOT / "tests" / "submissions"
-CANONICAL = SUBMISSIONS / "accepted" / "canonical"
-LEARNING_LOSS = SUBMISSIONS / "wrong-answer" / "learning-loss"
-IDLE = SUBMISSIONS / "idle"
+FIXTURES = Path(tempfile.mkdtemp(prefix="menace-test-outputs-"))
+atexit.register(shutil.rmtree, FIXTURES, ignore_errors=True)
+CANONICAL = assembled("accepted/canonical", FIXTURES)
+LEARNING_LOSS = assembled("wrong-answer/learning-loss", FIXTURES)
+STALLS = assembled("idle/reads-all-input-first", FIXTURES)
 
 
 def judge_process(args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -154,7 +158,7 @@ def test_every_leaderboard_row_not_accepted_gives_its_reason_in_the_table_and_js
     board = tmp_path / "golf"
     shutil.copytree(CANONICAL, board / "good")
     shutil.copytree(LEARNING_LOSS, board / "bad")
-    shutil.copytree(IDLE / "reads-all-input-first", board / "stalls")
+    shutil.copytree(STALLS, board / "stalls")
     (board / "broken").mkdir()
     (board / "broken" / "submission.toml").write_text('command = "python3"\n')
     done = judge_process(["--games", "8", "--seed", "3", "--idle-limit", "1", "--json", "-",
@@ -168,7 +172,7 @@ def test_every_leaderboard_row_not_accepted_gives_its_reason_in_the_table_and_js
     assert rows["bad"]["reason"].startswith("game ") and "expected box " in \
         rows["bad"]["reason"] and ", got " in rows["bad"]["reason"]
     assert rows["stalls"]["verdict"].startswith("idle")
-    assert "stopped talking" in rows["stalls"]["reason"]
+    assert "it printed nothing for" in rows["stalls"]["reason"]
     assert rows["broken"]["verdict"] == "bad-manifest"
     assert "command must be a list of strings" in rows["broken"]["reason"]
     lines = done.stderr.splitlines()
