@@ -98,9 +98,9 @@ def test_the_runs_play_every_opponent_transport_and_seed() -> None:
     assert {r.seed for r in played} == set(SEEDS)
 
 
-def test_the_golf_folder_holds_submissions_in_six_languages() -> None:
+def test_the_golf_folder_holds_submissions_in_seven_languages() -> None:
     languages = {needed_program(g) for g in golfed()}
-    assert {"python3", "node", "perl", "ruby", "php", "gcc"} <= languages
+    assert {"python3", "node", "perl", "ruby", "php", "gcc", "lua5.4"} <= languages
 
 
 @pytest.mark.parametrize("run", runs(), ids=lambda r: r.name)
