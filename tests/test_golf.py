@@ -103,6 +103,12 @@ def test_the_golf_folder_holds_submissions_in_seven_languages() -> None:
     assert {"python3", "node", "perl", "ruby", "php", "gcc", "lua5.4"} <= languages
 
 
+def test_the_golf_folders_hold_no_links() -> None:
+    """A submission folder holds its own files: no symbolic link, which could lead out of it."""
+    links = [str(p.relative_to(GOLF)) for p in GOLF.rglob("*") if p.is_symlink()]
+    assert not links, links
+
+
 @pytest.mark.parametrize("run", runs(), ids=lambda r: r.name)
 def test_the_judge_accepts_the_submission(run: Run) -> None:
     program = needed_program(run.submission)
