@@ -69,10 +69,15 @@ def is_blank(line: str) -> bool:
     return not line.strip()
 
 
-def is_border(line: str) -> bool:
-    """True for a border line such as `-------` or `-+-+-`, which carries no cells."""
+def is_border(line: str, symbols: Symbols) -> bool:
+    """True for a border line such as `-------` or `-+-+-`, which carries no cells.
+
+    A line that reads as cells, with or without the spaces around it, is never a border:
+    `_________` is the empty board, and in a dump the label of an empty box.
+    """
     text = line.strip()
-    return bool(text) and set(text) <= BORDER_CHARS
+    return bool(text) and set(text) <= BORDER_CHARS and \
+        read_cells(line, symbols) is None and read_cells(text, symbols) is None
 
 
 def _list_cells(text: str) -> str | None:
@@ -173,7 +178,7 @@ class BoardAssembler:
             if len(self.known) < 100_000:
                 self.known[line] = cells
         if cells is None:
-            if is_border(line):
+            if is_border(line, self.symbols):
                 return None
             why = ambiguity(line, self.symbols)
             if not why:

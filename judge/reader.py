@@ -188,7 +188,7 @@ class Reader:
         """The next line that is neither blank nor a border line."""
         while True:
             text = self.line(place, game_over=game_over)
-            if not is_blank(text) and not is_border(text):
+            if not is_blank(text) and not is_border(text, self.symbols):
                 return text
 
     def final_line(self, grace: float) -> str | None:
@@ -324,7 +324,7 @@ class Reader:
                         self.session.put_back(chunk[index + 1:])
                     self.pushed_back = text
                     return texts
-                elif not is_blank(text) and not is_border(text):
+                elif not is_blank(text) and not is_border(text, self.symbols):
                     texts.append(text)
             if not noted:
                 self._note_received(chunk)

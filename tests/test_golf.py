@@ -98,9 +98,15 @@ def test_the_runs_play_every_opponent_transport_and_seed() -> None:
     assert {r.seed for r in played} == set(SEEDS)
 
 
-def test_the_golf_folder_holds_submissions_in_six_languages() -> None:
+def test_the_golf_folder_holds_submissions_in_seven_languages() -> None:
     languages = {needed_program(g) for g in golfed()}
-    assert {"python3", "node", "perl", "ruby", "php", "gcc"} <= languages
+    assert {"python3", "node", "perl", "ruby", "php", "gcc", "lua5.4"} <= languages
+
+
+def test_the_golf_folders_hold_no_links() -> None:
+    """A submission folder holds its own files: no symbolic link, which could lead out of it."""
+    links = [str(p.relative_to(GOLF)) for p in GOLF.rglob("*") if p.is_symlink()]
+    assert not links, links
 
 
 @pytest.mark.parametrize("run", runs(), ids=lambda r: r.name)

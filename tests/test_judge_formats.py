@@ -104,9 +104,18 @@ def test_a_line_that_is_no_board_is_unreadable() -> None:
 
 def test_border_lines_are_told_from_rows() -> None:
     """Border lines carry no cells; a row of three dashes is three empty cells."""
-    assert is_border("-------") and is_border("-+-+-") and is_border("+---+---+")
-    assert not is_border("X . .")
+    symbols = CANONICAL_SYMBOLS
+    assert is_border("-------", symbols) and is_border("-+-+-", symbols)
+    assert is_border("+---+---+", symbols) and is_border("_______", symbols)
+    assert not is_border("X . .", symbols)
     assert read_all(["---", "-X-", "---"]) == "....X...."
+
+
+@pytest.mark.parametrize("line", ["_________", "_________ ", "---------", "___", "  ___"])
+def test_a_line_of_border_characters_that_reads_as_cells_is_no_border(line: str) -> None:
+    """A line is a border only where no board reading fits: nine `_` are the empty board (an
+    empty box's label in a dump), three a row, with or without the spaces around them."""
+    assert not is_border(line, CANONICAL_SYMBOLS)
 
 
 @pytest.mark.parametrize("moves,expected", [("letters", ("LL", "MM", "RL", "RR")),

@@ -13,7 +13,7 @@ from judge.formats import ROW_LETTERS
 from judge.launch import Settings
 from judge.manifest import Manifest
 from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
-from judge.options import Transport
+from judge.options import RefillRule, Transport
 from judge.processes import ProcessReading, Progress
 from judge.referee import Referee, facts_from
 from judge.stops import Stop
@@ -24,15 +24,18 @@ TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
 @dataclass(frozen=True)
 class Transcript:
-    """A stored session: its lines, the way the program ended, and the expected verdict line."""
+    """A stored session: its lines, the way the program ended, the expected verdict line, and
+    the refill reading the program declares."""
 
     items: tuple[tuple[str, str], ...]
     expect: str
     end: str
+    refill: RefillRule = RefillRule.ON_EMPTY
 
 
 def read_transcript(path: Path) -> Transcript:
-    """A transcript file: `# expect:` and `# end:` headers, then `>` and `<` lines."""
+    """A transcript file: `# expect:`, `# end:` and optional `# refill:` headers, then `>` and
+    `<` lines."""
     items, headers = [], {}
     for line in path.read_text().splitlines():
         if line.startswith("# ") and ":" in line:
@@ -40,7 +43,8 @@ def read_transcript(path: Path) -> Transcript:
             headers[key.strip()] = value.strip()
         elif line[:2] in ("> ", "< "):
             items.append((line[0], line[2:]))
-    return Transcript(tuple(items), headers["expect"], headers["end"])
+    return Transcript(tuple(items), headers["expect"], headers["end"],
+                      RefillRule(headers.get("refill", RefillRule.ON_EMPTY)))
 
 
 def cell_of(text: str) -> int:
@@ -139,7 +143,7 @@ def replay_verdict(transcript: Transcript) -> str:
     session: Channel = TranscriptSession(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    referee = Referee(session, Manifest(command=("menace",)), settings,
+    referee = Referee(session, Manifest(command=("menace",), refill=transcript.refill), settings,
                       opponent, Knowledge())
     with pytest.raises(Stop) as stopped:
         referee.run()
@@ -167,7 +171,7 @@ def test_transcript_gets_its_verdict(path: Path) -> None:
 def later_games(transcript: Transcript, games: int, *items: tuple[str, str]) -> Transcript:
     """The transcript with `games` games asked for and `items` said after its last line."""
     return Transcript(((">", str(games)), *transcript.items[1:], *items), transcript.expect,
-                      transcript.end)
+                      transcript.end, transcript.refill)
 
 
 def test_a_check_made_once_the_next_move_is_sent_reports_its_own_game() -> None:
@@ -211,7 +215,8 @@ def judged(session: TranscriptSession, transcript: Transcript) -> tuple[object, 
     games = int(transcript.items[0][1])
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    referee = Referee(session, Manifest(command=("menace",)), settings, opponent, Knowledge())
+    referee = Referee(session, Manifest(command=("menace",), refill=transcript.refill), settings,
+                      opponent, Knowledge())
     with pytest.raises(Stop) as stopped:
         referee.run()
     decision = decide(facts_from(stopped.value, session.close(), referee.place))
