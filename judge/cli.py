@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import importlib
 import math
+import os
 import random
 import shlex
 import shutil
@@ -71,6 +72,10 @@ LIMITS: Final = {"--idle-limit": options.MAX_IDLE_SECONDS, "--time-limit": optio
                   "--grace": options.MAX_GRACE_SECONDS,
                   "--shrink-time": options.MAX_TIME_SECONDS}
 """The most seconds each time option allows; each must be above 0."""
+
+
+CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
+"""The exit status when whoever reads the judge's output stops reading, as a shell gives it."""
 
 
 class UsageError(ValueError):
@@ -606,5 +611,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate)
     try:
         return run(args, command)
+    except BrokenPipeError:  # `| head` read what it wanted: stop quietly, as a filter does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_STDOUT
     finally:
         signal.signal(signal.SIGTERM, previous)

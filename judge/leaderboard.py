@@ -100,19 +100,28 @@ def _cells(row: Row) -> tuple[str, ...]:
             str(row.games), f"{row.seconds:.1f} s", printable(row.reason, REASON_WIDTH))
 
 
+def _table(rows: list[Row]) -> list[tuple[str, ...]]:
+    """The header and each row's cells; the reason column only when some row has a reason."""
+    cells = [HEADER, *(_cells(row) for row in rows)]
+    if not any(row.reason for row in rows):
+        cells = [line[:-1] for line in cells]
+    return cells
+
+
 def table_lines(rows: list[Row]) -> list[str]:
     """The leaderboard as a plain-text table."""
-    cells = [HEADER, *(_cells(row) for row in rows)]
-    widths = [max(len(line[i]) for line in cells) for i in range(len(HEADER))]
+    cells = _table(rows)
+    widths = [max(len(line[i]) for line in cells) for i in range(len(cells[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
             for line in cells]
 
 
 def markdown_lines(rows: list[Row]) -> list[str]:
     """The leaderboard as a Markdown table."""
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    for row in rows:
-        lines.append("| " + " | ".join(markdown_cell(c) for c in _cells(row)) + " |")
+    header, *body = _table(rows)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for cells in body:
+        lines.append("| " + " | ".join(markdown_cell(c) for c in cells) + " |")
     return lines
 
 

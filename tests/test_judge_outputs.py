@@ -19,6 +19,7 @@ from fixture_folders import assembled
 
 import judge.launch
 from judge.cli import main
+from judge.leaderboard import Row, markdown_lines, table_lines
 from judge.outputs import writes_through
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,3 +182,25 @@ def test_every_leaderboard_row_not_accepted_gives_its_reason_in_the_table_and_js
     for name in ("bad", "stalls", "broken"):
         line = next(line for line in lines if line.startswith(name))
         assert rows[name]["reason"][:30] in line
+
+
+def test_the_reason_column_shows_only_when_a_row_has_a_reason() -> None:
+    """A leaderboard where every answer is accepted has no empty reason column."""
+    good = Row("good", "Python 3", 10, "accepted", 200, 1.0, "")
+    bad = Row("bad", "Ruby", 9, "wrong-answer learning", 3, 0.5, "game 3: expected box ...")
+    assert table_lines([good])[0].split() == ["submission", "language", "bytes", "verdict",
+                                              "games", "time"]
+    assert markdown_lines([good])[0].endswith("| time |")
+    assert table_lines([good, bad])[0].split()[-1] == "reason"
+    assert markdown_lines([good, bad])[0].endswith("| reason |")
+
+
+@pytest.mark.e2e
+def test_a_reader_that_stops_early_ends_the_judge_quietly(tmp_path: Path) -> None:
+    """`python3 -m judge ... | head -1`: no traceback, and the program judged leaves nothing."""
+    done = subprocess.run(
+        f"{sys.executable} -m judge --games 3 --seed 2 {CANONICAL} | head -1",
+        shell=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("judging canonical")
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
