@@ -99,7 +99,8 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
-    from judge.launch import Settings, start_program
+    from judge.settings import Settings
+from judge.launch import start_program
     from judge.manifest import read_manifest
     from judge.options import Transport
 
@@ -135,7 +136,7 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
     """Best wall times of a plain and a contained `true`, started and waited for (the best of
     `runs`, since other load only ever adds to a start-up)."""
     sys.path.insert(0, str(ROOT))
-    from judge.launch import Settings
+    from judge.settings import Settings
     from judge.sandbox import Sandbox, support
 
     found, true, limits = support(), "/bin/true", Settings().limits

@@ -11,7 +11,6 @@ from typing import Final, Protocol
 
 from judge.options import Transport
 from judge.processes import Progress
-from judge.verdict import Ending
 
 
 class NoLine(Enum):
@@ -31,7 +30,11 @@ OUTPUT_LIMIT: Final = NoLine.OUTPUT_LIMIT
 
 
 class Channel(Protocol):
-    """A running program, line by line: send, read within a time limit, close."""
+    """A running program, as the referee talks to it: send a line, read one within a time
+    limit, take the lines already there, look at what the program is doing, wait for its end.
+
+    Starting and ending the program are not the referee's: judge/launch.py starts it and
+    judge/judging.py ends it, through the live `judge.session.Session`."""
 
     @property
     def transport(self) -> Transport:
@@ -46,16 +49,12 @@ class Channel(Protocol):
         """The next line, waiting at most `timeout` seconds (None: no limit), or why none came."""
         ...
 
-    def take_pending_many(self, most: int) -> list[str]:
+    def read_ready(self, most: int) -> list[str]:
         """Up to `most` lines already read, without waiting."""
         ...
 
     def ready(self) -> bool:
         """True when reading now would not wait: output, its end, or a stored line is there."""
-        ...
-
-    def put_back(self, lines: list[str]) -> None:
-        """Return lines taken but not used, to be read again first."""
         ...
 
     def progress(self) -> Progress:
@@ -64,12 +63,4 @@ class Channel(Protocol):
 
     def wait_exit(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for the program to end; True once it has."""
-        ...
-
-    def drain(self, timeout: float, quiet: float, limit: int) -> None:
-        """Read and discard output for a while, to tell a flood from a few last lines."""
-        ...
-
-    def close(self) -> Ending:
-        """End whatever is left of the program, and say how it ended."""
         ...

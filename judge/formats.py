@@ -8,12 +8,12 @@ from enum import StrEnum
 from typing import Final
 
 from reference.board import EMPTY, Board, Cell, O, X
+from reference.notation import InvalidMoveTextError, move_name, parse_move
 from reference.symmetry import PERMUTATIONS
 
 from judge.boxes import orientations
 from judge.options import BeadFormat, MoveFormat
 
-ROW_LETTERS: Final = "LMR"
 DEFAULT_X: Final = "Xx"
 DEFAULT_O: Final = "Oo0"
 DEFAULT_EMPTY: Final = ". -_#"
@@ -213,8 +213,21 @@ def move_text(cell: Cell, moves: MoveFormat) -> str:
         return str(cell + 1)
     if moves is MoveFormat.DIGITS0:
         return str(cell)
-    row, column = divmod(cell, 3)
-    return ROW_LETTERS[row] + ROW_LETTERS[column]
+    return move_name(cell)
+
+
+def move_of(text: str, moves: MoveFormat) -> Cell | None:
+    """The square a move typed in the declared format names, or None: `move_text` undone."""
+    if moves is MoveFormat.LETTERS:
+        try:
+            return parse_move(text)
+        except InvalidMoveTextError:
+            return None
+    text = text.strip()
+    if text.isdigit():
+        cell = int(text) - (1 if moves is MoveFormat.DIGITS else 0)
+        return Cell(cell) if 0 <= cell <= 8 else None
+    return None
 
 
 Counts = tuple[int, ...]
@@ -288,8 +301,7 @@ class BeadError(ValueError):
 
 _DIGITS_0: Final = "012345678"
 _DIGITS_1: Final = "123456789"
-_LETTER_CELLS: Final = {a + b: Cell(3 * i + j) for i, a in enumerate(ROW_LETTERS)
-                        for j, b in enumerate(ROW_LETTERS)}
+_LETTER_CELLS: Final = {move_name(Cell(cell)): Cell(cell) for cell in range(9)}
 
 
 def bead_squares(beads: str, numbering: BeadFormat) -> tuple[Cell, ...]:

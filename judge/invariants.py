@@ -1,9 +1,9 @@
 """The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
 
 These are the functions the judge decides with: the referee reads every dump through
-`read_dump` (which `check_dump` wraps) and compares consecutive dumps with `check_step`
-(`judge.replayed.check_game` runs the referee itself over a transcript). Each check returns
-a `Failure` that says what is wrong, or None.
+`judge.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
+`check_step` (`judge.replayed.check_game` runs the referee itself over a transcript). Each
+check returns a `Failure` that says what is wrong, or None.
 """
 
 from __future__ import annotations
@@ -16,46 +16,22 @@ from reference.outcome import Outcome, outcome_of
 
 from judge import checks
 from judge.boxes import Draw, draw_for_move
-from judge.checks import BoxReader, ReadDump
-from judge.formats import Symbols, UnreadableError, guess_numbering, read_box_line
+from judge.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
+from judge.formats import Symbols
 from judge.options import BeadFormat, RefillRule, parse
 from judge.verdict import Failure, Place
 
-Dump = ReadDump | Mapping[str, Iterable[int]] | Sequence[str]
-"""A matchbox dump: the lines as printed, or beads by label (cells 0-8 in the label's frame),
-or a dump the judge has read already."""
+AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
+"""A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in
+the label's frame), or a dump the judge has read already."""
 Result = Outcome | str
 """MENACE's result: an `Outcome`, or its word `win`, `draw` or `loss`."""
 
 PLAIN = Symbols.declared("", "", "")
-NOWHERE = Place()
-"""The place of a check made outside a run."""
 """The symbols of SPEC section 6 and every other form the judge reads by itself."""
 
 
-def box_reader(texts: Sequence[str], symbols: Symbols, numbering: BeadFormat | None,
-               refill: RefillRule) -> BoxReader:
-    """A reader of dump lines; an undeclared bead numbering (None) is guessed from `texts`."""
-    if numbering is None:
-        entries = []
-        for text in texts:
-            try:
-                entries.append(read_box_line(text, symbols))
-            except UnreadableError:
-                continue
-        numbering = guess_numbering([e.beads for e in entries], [e.label for e in entries])
-    return BoxReader(symbols, numbering, refill)
-
-
-def read_dump(texts: list[str], reader: BoxReader, place: Place = NOWHERE,
-              previous: ReadDump | None = None) -> tuple[Failure | None, ReadDump]:
-    """Check 5 on a dump's lines, and the dump as read; only changed lines are read again."""
-    if previous is None:
-        return checks.dump(texts, reader, place)
-    return checks.dump_since(previous, texts, reader, place)
-
-
-def dump_lines(dump: Mapping[str, Iterable[int]] | Sequence[str]) -> list[str]:
+def lines_of(dump: Mapping[str, Iterable[int]] | Sequence[str]) -> list[str]:
     """The lines of a dump: as given, or one `label beads...` line per box of a mapping."""
     if isinstance(dump, Mapping):
         return [" ".join([label, *(str(bead) for bead in beads)]) for label, beads in dump.items()]
@@ -67,16 +43,16 @@ def refill_rule(refill: RefillRule | str) -> RefillRule:
     return parse(RefillRule, str(refill), "refill")
 
 
-def _read(dump: Dump, refill: RefillRule, place: Place) -> tuple[Failure | None, ReadDump]:
+def _read(dump: AnyDump, refill: RefillRule, place: Place) -> tuple[Failure | None, DumpReading]:
     """A dump read and checked, unless the judge has read it already."""
-    if isinstance(dump, ReadDump):
+    if isinstance(dump, DumpReading):
         return None, dump
-    texts = dump_lines(dump)
+    texts = lines_of(dump)
     numbering = BeadFormat.ZERO_TO_EIGHT if isinstance(dump, Mapping) else None
     return read_dump(texts, box_reader(texts, PLAIN, numbering, refill), place)
 
 
-def check_dump(dump: Dump, *, refill: RefillRule | str = RefillRule.ON_EMPTY) -> Failure | None:
+def check_dump(dump: AnyDump, *, refill: RefillRule | str = RefillRule.ON_EMPTY) -> Failure | None:
     """Check 5: 304 boxes, one per box of SPEC 4, every bead on an empty square, none empty.
 
     `refill = "on-draw"` is the other reading of SPEC 5, under which boxes may be empty.
@@ -117,13 +93,13 @@ def result_of(moves: Sequence[int]) -> Outcome:
     return outcome_of(board, X)
 
 
-def _printed(dump: ReadDump, reader: BoxReader, label: str) -> str:
+def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
     """The line of a dump that holds the box `label`."""
     return next((text for text in dump.texts if reader.read(text).label == label),
                 "(no such line)")
 
 
-def check_step(before: Dump, after: Dump, moves: Sequence[int] | Sequence[Draw],
+def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[Draw],
                outcome: Result, refill: RefillRule | str = RefillRule.ON_EMPTY, *,
                place: Place = NOWHERE,
                reader: BoxReader | None = None) -> Failure | None:

@@ -9,12 +9,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final, TextIO
 
-from judge.launch import Settings
+from judge.judging import judge
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.outputs import write_output
-from judge.referee import judge
 from judge.sandbox import RuntimeHidden
 from judge.session import SpawnError
+from judge.settings import Settings
 from judge.text import markdown_cell, printable
 from judge.verdict import Decision, Verdict
 from judge.workspace import CopyError

@@ -23,6 +23,24 @@ class ManifestError(ValueError):
 
 
 @dataclass(frozen=True)
+class Declarations:
+    """How a program's output and input are written, where it takes SPEC section 8's freedoms:
+    what the referee needs to read it and talk to it."""
+
+    moves: MoveFormat = MoveFormat.LETTERS
+    beads: BeadFormat = BeadFormat.AUTO
+    refill: RefillRule = RefillRule.ON_EMPTY
+    x: str = ""
+    o: str = ""
+    empty: str = ""
+
+    @property
+    def numbering(self) -> BeadFormat | None:
+        """The bead numbering declared, None when the judge guesses it from the first dump."""
+        return None if self.beads is BeadFormat.AUTO else self.beads
+
+
+@dataclass(frozen=True)
 class Manifest:
     """What a submission declares about itself (SPEC section 8); defaults for the rest."""
 
@@ -43,6 +61,11 @@ class Manifest:
     """The submission folder, copied to a fresh working folder for each run."""
     files: tuple[Path, ...] = ()
     """Files of the host, each copied by its name into the top of the working folder."""
+
+    @property
+    def declarations(self) -> Declarations:
+        """What the referee needs of the manifest: how the program writes and reads."""
+        return Declarations(self.moves, self.beads, self.refill, self.x, self.o, self.empty)
 
     @property
     def name(self) -> str:
@@ -136,6 +159,20 @@ def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, A
     return table
 
 
+def _declarations(table: dict[str, Any]) -> Declarations:
+    """How the program writes and reads, from a table (TOML's, or declarations'), checked."""
+    return Declarations(
+        moves=_choice(table, "moves", MoveFormat, MoveFormat.LETTERS),
+        beads=_choice(table, "beads", BeadFormat, BeadFormat.AUTO),
+        refill=_choice(table, "refill", RefillRule, RefillRule.ON_EMPTY),
+        x=_symbol(table, "x"), o=_symbol(table, "o"), empty=_symbol(table, "empty"))
+
+
+def declarations_of(words: Mapping[str, str]) -> Declarations:
+    """How the program writes and reads, from declarations given as words (`moves=digits0`)."""
+    return _declarations(declarations_table(words))
+
+
 def declared(command: tuple[str, ...], declarations: Mapping[str, str],
              files: tuple[Path, ...] = ()) -> Manifest:
     """A manifest for a bare `command` with declarations given as words, and the host files
@@ -155,17 +192,14 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
     if type(memory) is not int or not (memory == 0 or low <= memory <= high):
         raise ManifestError(f"memory_mb must be a whole number from {low} to {high:,} "
                             f"(or 0 for the judge's limit), not {memory!r}")
+    declared = _declarations(table)
     return Manifest(
         command=command,
         language=_string(table, "language", "unknown"),
         source=_string(table, "source", ""),
-        moves=_choice(table, "moves", MoveFormat, MoveFormat.LETTERS),
-        beads=_choice(table, "beads", BeadFormat, BeadFormat.AUTO),
-        refill=_choice(table, "refill", RefillRule, RefillRule.ON_EMPTY),
+        moves=declared.moves, beads=declared.beads, refill=declared.refill,
         seed_args=_strings(table, "seed_args"),
-        x=_symbol(table, "x"),
-        o=_symbol(table, "o"),
-        empty=_symbol(table, "empty"),
+        x=declared.x, o=declared.o, empty=declared.empty,
         transport=_choice(table, "transport", Transport, options.TRANSPORT)
         if "transport" in table else None,
         memory_mb=memory,

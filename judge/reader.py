@@ -4,7 +4,8 @@ lines read as boards and matchbox dumps."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Container
+from collections import deque
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Final
 
@@ -88,10 +89,8 @@ class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
     def __init__(self, session: Channel, symbols: Symbols, *, patience: Patience,
-                 keep_transcript: bool, idle: Callable[[], None] | None = None) -> None:
+                 keep_transcript: bool) -> None:
         self.session = session
-        self.idle = idle
-        """Work to do before waiting for a board, while the program has not answered yet."""
         self.symbols = symbols
         self.patience = patience
         self.next_cpu_look = time.monotonic() + LOOK_EVERY
@@ -101,7 +100,8 @@ class Reader:
         """This game's lines so far, without its dump."""
         self.last_game_log = game_log()
         """The previous game's lines, without its dump."""
-        self.pushed_back: str | None = None
+        self.ahead: deque[tuple[str, bool]] = deque()
+        """Lines read ahead of their turn, each with whether the transcript has it already."""
         self.in_dump = False
         self.known_rows: dict[str, str | None] = {}
         self.board_form: BoardForm | None = None
@@ -151,11 +151,9 @@ class Reader:
         `game_over` says the game has just ended, so a program waiting for input then is
         waiting for a move that will never come.
         """
-        if self.pushed_back is not None:
-            text, self.pushed_back = self.pushed_back, None
-            return self._received(text, noted=True)
-        if self.idle is not None and not self.in_dump:  # a dump comes in a stream: no pause
-            self.idle()
+        if self.ahead:
+            text, noted = self.ahead.popleft()
+            return self._received(text, noted=noted)
         got = self.patience.wait(self.session)
         if isinstance(got, str):
             self._check_cpu()
@@ -195,8 +193,10 @@ class Reader:
         """A line printed after the last dump; None when the output ends. HungAfterEnd when
         the program goes on without ending for `grace` seconds (of its CPU time, or without
         progress)."""
-        if self.pushed_back is not None:
-            text, self.pushed_back = self.pushed_back, None
+        if self.ahead:
+            text, noted = self.ahead.popleft()
+            if not noted:
+                self.transcript.append("< " + text)
             return text
         got = self.patience.wait(self.session, idle_seconds=grace)
         if got is OUTPUT_LIMIT:
@@ -276,18 +276,18 @@ class Reader:
         cells = read_cells(text, self.symbols)
         return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
 
-    def dump_lines(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+    def dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
         """The lines of the dump that follows a game that ended on `board`.
 
         `known` holds box lines already read in earlier dumps, taken without reading them again.
         """
         self.in_dump = True
         try:
-            return self._dump_lines(board, place, known)
+            return self._dump_texts(board, place, known)
         finally:
             self.in_dump = False
 
-    def _dump_lines(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+    def _dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
         """The lines of a dump, read while in the dump."""
         first = self.content_line(place, game_over=True)
         if is_new_game(first):
@@ -303,7 +303,7 @@ class Reader:
             fail(Failure(None, place, "a matchbox", first))
         texts = [first]
         while len(texts) < BOX_COUNT:
-            chunk = self.session.take_pending_many(BOX_COUNT - len(texts))
+            chunk = self.session.read_ready(BOX_COUNT - len(texts))
             noted = not chunk
             if noted:
                 try:
@@ -318,11 +318,10 @@ class Reader:
             for index, text in enumerate(chunk):
                 if text in known:
                     texts.append(text)
-                elif is_new_game(text):
+                elif is_new_game(text):  # the next game's: read again in its turn
                     if not noted:
-                        self._note_received(chunk[:index + 1])
-                        self.session.put_back(chunk[index + 1:])
-                    self.pushed_back = text
+                        self._note_received(chunk[:index])
+                    self.ahead.extend((line, noted) for line in chunk[index:])
                     return texts
                 elif not is_blank(text) and not is_border(text, self.symbols):
                     texts.append(text)

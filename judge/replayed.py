@@ -5,27 +5,23 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from reference.board import Cell
-
 from judge.channel import EOF, NoLine
-from judge.launch import Settings
-from judge.manifest import declared
+from judge.formats import move_of
+from judge.manifest import declarations_of
 from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
 from judge.options import MoveFormat, Transport
 from judge.processes import Progress
 from judge.referee import Referee
-from judge.stops import Failed, Finished, OutputEnded, Stop
-from judge.verdict import Check, Ending, Failure, Place
+from judge.settings import Settings
+from judge.stops import Failed, Finished, OutputEnded
+from judge.verdict import Check, Failure, Place
 
-ROW_LETTERS = "LMR"
 
-
-class TranscriptSession:
+class RecordedProgram:
     """A finished program's side of a session: its recorded lines, then the end of output."""
 
     transport = Transport.PIPE
     """A recorded session has no terminal: its lines came as through a pipe."""
-    over_limit = False
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.pending = deque(lines)
@@ -38,13 +34,9 @@ class TranscriptSession:
         """The next recorded line, or EOF."""
         return self.pending.popleft() if self.pending else EOF
 
-    def take_pending_many(self, most: int) -> list[str]:
+    def read_ready(self, most: int) -> list[str]:
         """Up to `most` recorded lines."""
         return [self.pending.popleft() for _ in range(min(most, len(self.pending)))]
-
-    def put_back(self, lines: list[str]) -> None:
-        """Lines taken too early, to be read again."""
-        self.pending.extendleft(reversed(lines))
 
     def ready(self) -> bool:
         """Every line is at hand."""
@@ -58,26 +50,6 @@ class TranscriptSession:
         """Never called: a recorded session never falls silent."""
         raise AssertionError("a recorded session has no process")
 
-    def drain(self, timeout: float, quiet: float, limit: int) -> None:
-        """Nothing more will come."""
-
-    def close(self) -> Ending:
-        """A recorded program that exited with status 0."""
-        return Ending(0, None, False, 0, 0.0)
-
-
-def parse_move(text: str, moves: MoveFormat) -> Cell | None:
-    """The square a `>` line names in the declared move format, or None."""
-    text = text.strip().upper()
-    if moves is MoveFormat.LETTERS:
-        if len(text) == 2 and text[0] in ROW_LETTERS and text[1] in ROW_LETTERS:
-            return Cell(ROW_LETTERS.index(text[0]) * 3 + ROW_LETTERS.index(text[1]))
-        return None
-    if text.isdigit():
-        cell = int(text) - (1 if moves is MoveFormat.DIGITS else 0)
-        return Cell(cell) if 0 <= cell <= 8 else None
-    return None
-
 
 def split_transcript(transcript: Sequence[str], moves: MoveFormat) -> tuple[int, list[list[int]], list[str]]:
     """The game count sent, O's squares in each game, and the program's lines."""
@@ -90,7 +62,7 @@ def split_transcript(transcript: Sequence[str], moves: MoveFormat) -> tuple[int,
             if not count and not games:
                 count = int(text) if text.strip().isdigit() else 0
                 continue
-            cell = parse_move(text, moves)
+            cell = move_of(text, moves)
             if games and cell is not None:
                 games[-1].append(cell)
         elif marker == "< " or line == "<":
@@ -107,23 +79,21 @@ def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None
     judge, as `python -m judge --transcript` writes them; `declarations` are a manifest's
     (`moves`, `beads`, `refill`, `x`, `o`, `empty`). Blank lines and notes are ignored.
     """
-    manifest = declared(("transcript",), declarations)
-    count, games, printed = split_transcript(transcript, manifest.moves)
+    declared = declarations_of(declarations)
+    count, games, printed = split_transcript(transcript, declared.moves)
     if count < 1:
         return Failure(None, Place(), "a transcript that starts with `> N`, the game count",
                        transcript[0] if transcript else "(nothing)")
     opponent = ScriptedOpponent(games, ChoiceOpponent(()))
     settings = Settings(games=count, time_limit=1e9, grace_seconds=0.0)
-    referee = Referee(TranscriptSession(printed), manifest, settings, opponent, Knowledge())
-    try:
-        referee.run()
-    except Failed as stop:
+    played = Referee(RecordedProgram(printed), declared, settings, opponent, Knowledge()).play()
+    stop = played.stop
+    if isinstance(stop, Failed):
         return stop.failure
-    except Finished:
+    if isinstance(stop, Finished):
         return None
-    except OutputEnded:
-        return Failure(Check.EXIT, referee.place, f"{count} games, each with its dump",
-                       f"the transcript ends in {referee.place}")
-    except Stop as stop:
-        return Failure(None, referee.place, "a transcript the judge can read", str(stop))
-    return None
+    if isinstance(stop, OutputEnded):
+        return Failure(Check.EXIT, played.place, f"{count} games, each with its dump",
+                       f"the transcript ends in {played.place}")
+    return Failure(None, played.place, "a transcript the judge can read",
+                   str(stop) if stop is not None else played.fault)

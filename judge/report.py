@@ -11,10 +11,10 @@ from reference.board import Cell
 
 from judge.checks import DRAW_LAW, REFILL_LAW
 from judge.formats import Symbols, move_text
+from judge.judging import Run
 from judge.manifest import Manifest
 from judge.options import MoveFormat
 from judge.randomness import Evidence
-from judge.referee import Run
 from judge.shrink import SEED_ADVICE, Shrunk, describe_game, game_moves, size, test_body
 from judge.text import printable as escaped
 from judge.verdict import Verdict

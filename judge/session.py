@@ -205,11 +205,7 @@ class Session:
                 deadline = time.monotonic() + timeout  # still talking: the silence starts again
         return self._lines.popleft()
 
-    def put_back(self, lines: list[str]) -> None:
-        """Return lines taken but not used, to be read again first."""
-        self._lines.extendleft(reversed(lines))
-
-    def take_pending_many(self, most: int) -> list[str]:
+    def read_ready(self, most: int) -> list[str]:
         """Up to `most` lines already read, without waiting."""
         lines = self._lines
         count = min(most, len(lines))

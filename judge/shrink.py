@@ -36,11 +36,11 @@ from reference.board import EMPTY, Board, Cell, X, is_over
 from reference.outcome import outcome_of
 
 from judge.formats import BoardAssembler, Symbols, UnreadableError, move_text
-from judge.launch import Settings
+from judge.judging import Run, judge
 from judge.manifest import Manifest
 from judge.opponents import Choices
 from judge.options import MAX_SEED, SHRINK_SECONDS, MoveFormat
-from judge.referee import Run, judge
+from judge.settings import Settings
 from judge.verdict import Decision, Verdict
 from judge.workspace import with_full_paths
 

@@ -27,11 +27,11 @@ from reference.outcome import outcome_of
 from judge.bare import bare_manifest
 from judge.formats import move_text
 from judge.invariants import check_dump, check_step
-from judge.launch import Settings
 from judge.manifest import declared, read_manifest
 from judge.opponents import ChoiceOpponent, Choices, Opponent
 from judge.options import TRANSPORT, MoveFormat, OpponentKind, parse
 from judge.replayed import check_game
+from judge.settings import Settings
 from judge.verdict import Failure, Place, Verdict
 from judge.workspace import named_files
 
@@ -147,7 +147,7 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     `games` is a number of games against `opponent`, or O's choices per game; `declarations`
     are a manifest's (`moves`, `beads`, `refill`, `seed_args`...) for a bare command or file.
     """
-    from judge.referee import judge
+    from judge.judging import judge
     from judge.report import report_lines
 
     if isinstance(command, Path):

@@ -10,10 +10,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
 
 from reference.board import X
 from reference.challenge import play_session
+from reference.commandline import OneLineParser, UsageError
 from reference.console import Console, EndOfInput
 from reference.menace import InvalidBoxesError, Menace
 from reference.numbers import NumberTextError, whole_number
@@ -46,19 +46,6 @@ measure it and draw its matchboxes (each has its own --help).
 exit status: 0 after the last game; 1 when input ends early, is interrupted, or the boxes
 cannot be saved after a game; 2 for bad options, or a boxes file that cannot be used, cannot be
 written or is in use by another session (it is left untouched)."""
-
-
-class UsageError(Exception):
-    """An option that cannot be used; the message names it."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser that names a bad option in one line, without the usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        """Exit with status 2 and a one-line message naming the problem."""
-        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-        self.exit(2, f"{self.prog}: {shown} (see --help)\n")
 
 
 def beads_option(text: str) -> tuple[int, int, int, int]:

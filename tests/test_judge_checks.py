@@ -12,7 +12,8 @@ from reference.symmetry import canonical, map_cell
 
 from judge import checks
 from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
-from judge.checks import BeadDraws, BoxReader
+from judge.checks import BeadDraws
+from judge.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.formats import CANONICAL_SYMBOLS, Counts
 from judge.options import BeadFormat, RefillRule
 from judge.randomness import Evidence
@@ -56,18 +57,18 @@ def test_dump_accepts_304_boxes_and_names_each_fault() -> None:
     reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_EMPTY)
     lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
              for label in box_labels()]
-    assert checks.dump(lines, reader, PLACE)[0] is None
-    assert "303 boxes" in str(checks.dump(lines[:-1], reader, PLACE)[0])
+    assert read_dump(lines, reader, PLACE)[0] is None
+    assert "303 boxes" in str(read_dump(lines[:-1], reader, PLACE)[0])
     label = box_labels()[1]
     image = label[2::-1] + label[5:2:-1] + label[8:5:-1]  # the second box seen in a mirror
     mirrored = box_text(image, " ".join(str(c) for c in range(9) if image[c] == "."))
-    repeated = checks.dump(lines[:-1] + [mirrored], reader, PLACE)[0]
+    repeated = read_dump(lines[:-1] + [mirrored], reader, PLACE)[0]
     assert repeated is not None and "same box" in repeated.got
-    illegal = checks.dump([box_text(CORNER_BOX, "4 1")] + lines[1:], reader, PLACE)[0]
+    illegal = read_dump([box_text(CORNER_BOX, "4 1")] + lines[1:], reader, PLACE)[0]
     assert illegal is not None and "bead 4" in illegal.got
     empty = [box_labels()[0]] + lines[1:]
-    assert checks.dump(empty, reader, PLACE)[0] is not None
-    assert checks.dump(empty, BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_DRAW), PLACE)[0] is None
+    assert read_dump(empty, reader, PLACE)[0] is not None
+    assert read_dump(empty, BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_DRAW), PLACE)[0] is None
 
 
 def test_a_dump_read_again_only_where_it_changed_gives_the_same_boxes() -> None:
@@ -75,11 +76,11 @@ def test_a_dump_read_again_only_where_it_changed_gives_the_same_boxes() -> None:
     reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_EMPTY)
     lines = [box_text(label, " ".join(str(c) for c in range(9) if label[c] == "."))
              for label in box_labels()]
-    first = checks.dump(lines, reader, PLACE)[1]
+    first = read_dump(lines, reader, PLACE)[1]
     changed = list(lines)
     changed[7] = changed[7] + " " + changed[7].split()[1]
-    since = checks.dump_since(first, changed, reader, PLACE)[1]
-    whole = checks.dump(changed, reader, PLACE)[1]
+    since = read_dump(changed, reader, PLACE, first)[1]
+    whole = read_dump(changed, reader, PLACE)[1]
     assert since.boxes == whole.boxes and since.changed == {box_labels()[7]}
 
 
@@ -255,15 +256,15 @@ def test_learning_says_which_result_the_program_learned_for() -> None:
 def test_an_empty_box_in_the_first_dump_needs_a_lost_game_that_emptied_it() -> None:
     """Every box starts with a bead: empty after game 1 only if drawn from and the game lost."""
     boxes = full_dump({CORNER_BOX: counts()})
-    dump = checks.ReadDump(boxes, (), len(boxes))
+    dump = DumpReading(boxes, (), len(boxes))
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
-    assert checks.first_empty_boxes(dump, [draw], Outcome.LOSS, PLACE) is None
+    assert first_empty_boxes(dump, [draw], Outcome.LOSS, PLACE) is None
     for draws, outcome in (([draw], Outcome.WIN), ([], Outcome.LOSS)):
-        failure = checks.first_empty_boxes(dump, draws, outcome, PLACE)
+        failure = first_empty_boxes(dump, draws, outcome, PLACE)
         assert failure is not None and failure.check is Check.DUMP
-    unlabelled = checks.ReadDump(None, tuple(boxes.values()), len(boxes))
-    assert checks.first_empty_boxes(unlabelled, [draw], Outcome.LOSS, PLACE) is None
-    assert checks.first_empty_boxes(unlabelled, [draw], Outcome.DRAW, PLACE) is not None
+    unlabelled = DumpReading(None, tuple(boxes.values()), len(boxes))
+    assert first_empty_boxes(unlabelled, [draw], Outcome.LOSS, PLACE) is None
+    assert first_empty_boxes(unlabelled, [draw], Outcome.DRAW, PLACE) is not None
 
 
 def test_unlabelled_learning_says_which_result_the_program_learned_for() -> None:

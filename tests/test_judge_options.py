@@ -10,7 +10,6 @@ from fixture_folders import assembled
 
 from judge import options
 from judge.cli import build_parser, main, settings_from
-from judge.launch import Settings
 from judge.manifest import Manifest, ManifestError, parse_manifest
 from judge.options import (
     BeadFormat,
@@ -22,6 +21,7 @@ from judge.options import (
     parse,
 )
 from judge.replay import Replay, ReplayError, parse_replay, replay_text
+from judge.settings import Settings
 
 
 def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from reference.notation import parse_move
+
 from judge.channel import EOF, TIMEOUT, Channel, NoLine
-from judge.formats import ROW_LETTERS
-from judge.launch import Settings
-from judge.manifest import Manifest
-from judge.opponents import Knowledge, RandomOpponent, ScriptedOpponent
+from judge.judging import facts_from
+from judge.manifest import Declarations
+from judge.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
 from judge.options import RefillRule, Transport
 from judge.processes import ProcessReading, Progress
-from judge.referee import Referee, facts_from
-from judge.stops import Stop
+from judge.referee import Played, Referee
+from judge.settings import Settings
 from judge.verdict import Ending, decide
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
@@ -49,7 +50,7 @@ def read_transcript(path: Path) -> Transcript:
 
 def cell_of(text: str) -> int:
     """The cell typed as two letters, row then column."""
-    return 3 * ROW_LETTERS.index(text[0]) + ROW_LETTERS.index(text[1])
+    return parse_move(text)
 
 
 def opponent_moves(transcript: Transcript) -> list[list[int]]:
@@ -65,7 +66,7 @@ def opponent_moves(transcript: Transcript) -> list[list[int]]:
     return games
 
 
-class TranscriptSession:
+class TranscriptProgram:
     """A stand-in for a live program that says exactly what the transcript says, in order."""
 
     transport = Transport.PTY
@@ -96,13 +97,9 @@ class TranscriptSession:
             return text
         return EOF if self.end.startswith("exit") else TIMEOUT
 
-    def take_pending_many(self, most: int) -> list[str]:
+    def read_ready(self, most: int) -> list[str]:
         """Nothing is read ahead."""
         return []
-
-    def put_back(self, lines: list[str]) -> None:
-        """Nothing is read ahead, so nothing comes back."""
-        assert not lines
 
     def ready(self) -> bool:
         """Every line is at hand: the checks due wait for the next move."""
@@ -123,9 +120,6 @@ class TranscriptSession:
         return self.end.startswith("exit")
 
 
-    def drain(self, timeout: float, quiet: float, limit: int) -> None:
-        """Nothing is printed after the transcript's last line."""
-
     def close(self) -> Ending:
         """How the program ended."""
         return self.ending()
@@ -140,14 +134,20 @@ class TranscriptSession:
 def replay_verdict(transcript: Transcript) -> str:
     """The verdict line the judge reaches on a transcript."""
     games = int(transcript.items[0][1])
-    session: Channel = TranscriptSession(transcript)
+    session = TranscriptProgram(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    referee = Referee(session, Manifest(command=("menace",), refill=transcript.refill), settings,
-                      opponent, Knowledge())
-    with pytest.raises(Stop) as stopped:
-        referee.run()
-    return decide(facts_from(stopped.value, session.close(), referee.place)).line()
+    played = refereed(session, transcript.refill, settings, opponent)
+    return decide(facts_from(played.stop, session.close(), played.place)).line()
+
+
+def refereed(program: TranscriptProgram, refill: RefillRule, settings: Settings,
+             opponent: Opponent) -> Played:
+    """The referee's run over a transcript's program, which must stop with a reason."""
+    channel: Channel = program
+    played = Referee(channel, Declarations(refill=refill), settings, opponent, Knowledge()).play()
+    assert played.stop is not None, played.fault
+    return played
 
 
 PATHS = sorted(TRANSCRIPTS.glob("*.txt"))
@@ -180,18 +180,15 @@ def test_a_check_made_once_the_next_move_is_sent_reports_its_own_game() -> None:
     learning = read_transcript(TRANSCRIPTS / "learning-win.txt")
     transcript = later_games(learning, 3, ("<", "new game"), ("<", "X . ."), ("<", ". . ."),
                              ("<", ". . ."), (">", "RR"))
-    session = TranscriptSession(transcript)
+    session = TranscriptProgram(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
-    referee = Referee(session, Manifest(command=("menace",)), Settings(games=3), opponent,
-                      Knowledge())
-    with pytest.raises(Stop) as stopped:
-        referee.run()
-    decision = decide(facts_from(stopped.value, session.close(), referee.place))
+    played = refereed(session, RefillRule.ON_EMPTY, Settings(games=3), opponent)
+    decision = decide(facts_from(played.stop, session.close(), played.place))
     assert decision.line() == "wrong-answer learning"
     assert decision.place.game == 2
     assert session.position == len(transcript.items), "game 3's first move was sent"
-    assert referee.games_played == 1
-    log = tuple(referee.reader.game_log)
+    assert played.games_played == 1
+    log = played.game_log
     assert log[0] == "< new game" and "> RL" in log and "> RR" not in log
 
 
@@ -202,7 +199,7 @@ def test_a_pending_check_that_fails_wins_over_a_later_end_of_output() -> None:
     assert replay_verdict(transcript) == "wrong-answer learning"
 
 
-class SlowSession(TranscriptSession):
+class SlowSession(TranscriptProgram):
     """The transcript's program, always still working on its answer when the judge reads."""
 
     def ready(self) -> bool:
@@ -210,19 +207,15 @@ class SlowSession(TranscriptSession):
         return False
 
 
-def judged(session: TranscriptSession, transcript: Transcript) -> tuple[object, ...]:
+def judged(session: TranscriptProgram, transcript: Transcript) -> tuple[object, ...]:
     """Everything a report shows of a run on the transcript, and the moves its replay keeps."""
     games = int(transcript.items[0][1])
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    referee = Referee(session, Manifest(command=("menace",), refill=transcript.refill), settings,
-                      opponent, Knowledge())
-    with pytest.raises(Stop) as stopped:
-        referee.run()
-    decision = decide(facts_from(stopped.value, session.close(), referee.place))
-    return (decision, referee.games_played, referee.coverage(), referee.bead_draws.result(),
-            tuple(referee.reader.game_log), tuple(referee.reader.transcript),
-            referee.moves_sent)
+    played = refereed(session, transcript.refill, settings, opponent)
+    decision = decide(facts_from(played.stop, session.close(), played.place))
+    return (decision, played.games_played, played.coverage, played.draw_test,
+            played.game_log, played.transcript, played.moves)
 
 
 LATE = [
@@ -238,4 +231,4 @@ def test_checks_made_early_or_late_report_the_same(transcript: Transcript) -> No
     """Checks made while the program works, or only once they must be, give the same report:
     a failure found later is shown as where its check fell due."""
     assert judged(SlowSession(transcript), transcript) == judged(
-        TranscriptSession(transcript), transcript)
+        TranscriptProgram(transcript), transcript)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.launch import Settings
+from judge.judging import Run, judge
 from judge.manifest import Manifest
-from judge.referee import Run, judge
 from judge.replay import read_replay
 from judge.report import shrunk_lines
+from judge.settings import Settings
 from judge.shrink import (
     NotShrunk,
     Shrunk,

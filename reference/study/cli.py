@@ -12,13 +12,12 @@ from typing import TextIO
 
 from reference.board import Board, O, X
 from reference.cli import (
-    OneLineParser,
-    UsageError,
     add_rules_options,
     load_menace,
     rules_from,
     saving_to,
 )
+from reference.commandline import OneLineParser, UsageError
 from reference.menace import Menace, initial_contents
 from reference.numbers import NumberTextError, whole_number
 from reference.outcome import Outcome
