@@ -99,10 +99,10 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
-    from judge.settings import Settings
-from judge.launch import start_program
+    from judge.launch import start_program
     from judge.manifest import read_manifest
     from judge.options import Transport
+    from judge.settings import Settings
 
     settings = Settings(seed=seed, transport=Transport(transport))
     session, folder = start_program(read_manifest(submission), settings)
@@ -136,8 +136,9 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
     """Best wall times of a plain and a contained `true`, started and waited for (the best of
     `runs`, since other load only ever adds to a start-up)."""
     sys.path.insert(0, str(ROOT))
+    from judge.probes import support
+    from judge.sandbox import Sandbox
     from judge.settings import Settings
-    from judge.sandbox import Sandbox, support
 
     found, true, limits = support(), "/bin/true", Settings().limits
     plain, contained = [], []
@@ -159,7 +160,7 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
 def sandbox_cost(args: argparse.Namespace) -> None:
     """Print the judge's time with the sandbox and without it, and the sandbox's start-up."""
     sys.path.insert(0, str(ROOT))
-    from judge.sandbox import support
+    from judge.probes import support
 
     level = support().describe()
     judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",

@@ -40,9 +40,10 @@ from judge.outputs import (
     write_output,
 )
 from judge.parser import build_parser, split_command
+from judge.probes import RuntimeHidden, support
 from judge.replay import ReplayError, read_replay, replay_text
 from judge.report import json_text, report_lines, shrunk_lines, transcript_text
-from judge.sandbox import Level, RuntimeHidden, SandboxError, support
+from judge.sandbox import Level, SandboxError
 from judge.settings import Settings
 from judge.shrink import shrinkable
 from judge.text import printable

@@ -4,12 +4,15 @@ submission, its command with the seed filled in, its runtime checked, contained.
 from __future__ import annotations
 
 import shutil
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge import runtimes
 from judge.manifest import Manifest
-from judge.sandbox import Sandbox, check_runtime, support
-from judge.session import Session, minimal_environment, resolve_command
+from judge.probes import check_runtime, support
+from judge.sandbox import Sandbox
+from judge.session import RUN_MARKER, Session, SpawnError
 from judge.settings import Settings
 from judge.workspace import working_folder
 
@@ -24,6 +27,38 @@ class Started:
     def remove_folder(self) -> None:
         """Remove the working folder, once the program is gone."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
+    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings,
+    never the judge's own folder; `marked` adds the marker that finds its processes."""
+    env = {
+        "PATH": runtimes.search_path(),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if marked:
+        env[RUN_MARKER] = uuid.uuid4().hex
+    return env
+
+
+def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
+    """The command with its program found: `python3` is the interpreter behind the judge's
+    Python, a path is relative to the working folder, a name is a runtime found on `path` or
+    the judge's own PATH (judge/runtimes.py)."""
+    program = command[0]
+    if "/" in program:
+        candidate = cwd / program
+        if not candidate.exists():
+            raise SpawnError(f"command not found: {program!r}")
+        return [str(candidate), *command[1:]]
+    found = runtimes.find(program, path)
+    if found is None:
+        raise SpawnError(f"command not found: {program!r}")
+    return [found, *command[1:]]
 
 
 def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:

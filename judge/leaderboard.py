@@ -12,7 +12,7 @@ from typing import Final, TextIO
 from judge.judging import judge
 from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.outputs import write_output
-from judge.sandbox import RuntimeHidden
+from judge.probes import RuntimeHidden
 from judge.session import SpawnError
 from judge.settings import Settings
 from judge.text import markdown_cell, printable

@@ -47,7 +47,6 @@ quota holds. `none` is a process group with per-process limits only, for trusted
 
 from __future__ import annotations
 
-import functools
 import os
 import signal
 import subprocess
@@ -58,8 +57,7 @@ from typing import IO, Final
 
 from judge import bwrap, runtimes, warden
 from judge.bwrap import tool
-from judge.cgroups import CgroupError, Layout, TreeLimits, find_layout, remove_stale
-from judge.options import SandboxPolicy
+from judge.cgroups import Layout, TreeLimits
 from judge.processes import user_processes
 
 SANDBOX_UID: Final = 65534
@@ -69,8 +67,6 @@ EXTRA_PROCESSES: Final = 3
 JOIN: Final = ('while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; '
                 'exec "$@"')
 """The starter's script: join each control group named before `--`, then exec the rest."""
-PROBE_SECONDS: Final = 20.0
-"""Time a runtime's `--version` may take inside the sandbox when it is first checked."""
 
 
 class Level(StrEnum):
@@ -83,10 +79,6 @@ class Level(StrEnum):
 
 class SandboxError(RuntimeError):
     """Containment that was required but is not available."""
-
-
-class RuntimeHidden(RuntimeError):
-    """A runtime the sandbox cannot show to the program: the judge's fault, never the program's."""
 
 
 @dataclass(frozen=True)
@@ -161,86 +153,9 @@ class Containment:
     """Why the sandbox's own report cannot be trusted (a judge error); empty when it can."""
 
 
-def _runs_as_root() -> bool:
+def runs_as_root() -> bool:
     """True when the judge is root and so must drop to an unprivileged user."""
     return os.geteuid() == 0
-
-
-def _probe_namespaces() -> str:
-    """Empty when a contained `true` runs, else why not."""
-    if not tool("bwrap"):
-        return "bwrap not found (apt-get install bubblewrap)"
-    if _runs_as_root() and not (tool("setpriv") and tool("unshare")):
-        return "setpriv and unshare (util-linux) are needed to drop root"
-    done, err = _contained_once(Support(cgroups="probe"), [tool("true") or "/bin/true"])
-    if done is None:
-        return f"bwrap cannot start: {err}"
-    if done != 0:
-        return f"bwrap cannot build a sandbox here: {err or done}"
-    return ""
-
-
-def _contained_once(found: Support, argv: list[str]) -> tuple[int | None, str]:
-    """Run `argv` once, contained, without control groups: its status and last line of stderr
-    (None and why, when it could not be run)."""
-    sandbox = Sandbox(found, Limits(), probing=True)
-    try:
-        process = sandbox.popen(argv, cwd=None, env={"PATH": runtimes.search_path()},
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE)
-        _, err = process.communicate(timeout=PROBE_SECONDS)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return None, str(error)
-    finally:
-        sandbox.release()
-    lines = err.decode(errors="replace").strip().splitlines()
-    return process.returncode, lines[-1] if lines else ""
-
-
-def _probe_cgroups() -> tuple[Layout | None, str]:
-    """The cgroup layout when a run's group can be made and removed, else why not."""
-    layout, why = find_layout()
-    if layout is None:
-        return None, why
-    try:
-        TreeLimits.create(layout, 1 << 30, 8, 1.0).remove()
-        remove_stale(layout)
-    except CgroupError as error:
-        return None, f"{error} (not writable by this user?)"
-    return layout, ""
-
-
-@functools.cache
-def support(policy: SandboxPolicy = SandboxPolicy.AUTO) -> Support:
-    """What containment a run gets under `policy` on this machine (probed once)."""
-    if policy is SandboxPolicy.OFF:
-        return Support(chosen_off=True)
-    layout, cgroups = _probe_cgroups()
-    found = Support(namespaces=_probe_namespaces(), cgroups=cgroups, layout=layout)
-    if policy is SandboxPolicy.REQUIRE and found.level is not Level.FULL:
-        raise SandboxError(f"--sandbox require: full containment is not available here "
-                           f"({'; '.join(found.missing)})")
-    return found
-
-
-@functools.cache
-def _runtime_shown(program: str) -> str:
-    """Empty when `program` runs inside the sandbox (its `--version` succeeds), else why not."""
-    status, err = _contained_once(Support(cgroups="probe"), [program, "--version"])
-    return "" if status == 0 else (err or f"status {status}")
-
-
-def check_runtime(program: str, found: Support) -> None:
-    """Make sure the runtime `program` (a full path) can run inside the sandbox: a runtime
-    the sandbox shows from outside the system is tried once; RuntimeHidden when it fails."""
-    if not found.namespaced or runtimes.install_root(program) is None:
-        return
-    why = _runtime_shown(program)
-    if why:
-        raise RuntimeHidden(
-            f"the runtime {program} does not run inside the sandbox ({why}); install it under "
-            "/usr or a folder of its own (a virtualenv, pyenv or conda is fine), or judge "
-            "trusted code with --sandbox off")
 
 
 def _inner_pid(pid: int) -> int:
@@ -290,7 +205,7 @@ class Sandbox:
         self._processes: int | None = None
         """RLIMIT_NPROC where no control group caps the tree: the user's count plus the cap."""
         if self.tree is None and limits.processes is not None:
-            uid = SANDBOX_UID if self.namespaced and _runs_as_root() else os.getuid()
+            uid = SANDBOX_UID if self.namespaced and runs_as_root() else os.getuid()
             self._processes = user_processes(uid) + limits.processes + EXTRA_PROCESSES
         self._report: int | None = None
         self.keeper = 0
@@ -356,7 +271,7 @@ class Sandbox:
                 "--perms", "0111", "--file", str(shell_fd), bwrap.WARDEN_PATH]
         if cwd is not None:
             args += [*bwrap.copied_in(cwd, self._open), "--chdir", str(cwd)]
-        args += bwrap.drop_privileges(_runs_as_root(), SANDBOX_UID)
+        args += bwrap.drop_privileges(runs_as_root(), SANDBOX_UID)
         return [*args, bwrap.WARDEN_PATH, "-c", warden.script(report), "warden", *argv]
 
     @staticmethod

@@ -13,14 +13,12 @@ import signal
 import subprocess
 import time
 import tty
-import uuid
-from collections import deque
 from pathlib import Path
 from typing import Final
 
-from judge import runtimes
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.options import Transport
+from judge.output import Output
 from judge.processes import (
     ProcessReading,
     Progress,
@@ -35,9 +33,6 @@ from judge.sandbox import Sandbox
 from judge.verdict import Ending
 
 CHUNK: Final = 1 << 16
-LONGEST_LINE: Final = 1 << 20
-STDERR_KEPT: Final = 1 << 16
-STDERR_LINES: Final = 12
 STDERR_PIPE_BYTES: Final = 1 << 20
 STDERR_WATCH_AFTER: Final = 0.05
 """Seconds a wait lasts before stderr is watched too."""
@@ -51,38 +46,6 @@ class SpawnError(OSError):
 
 RUN_MARKER: Final = "MENACE_JUDGE_RUN"
 """An environment variable, unique to each run, that finds processes which left the group."""
-
-
-def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
-    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings,
-    never the judge's own folder; `marked` adds the marker that finds its processes."""
-    env = {
-        "PATH": runtimes.search_path(),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TERM": "dumb",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    if marked:
-        env[RUN_MARKER] = uuid.uuid4().hex
-    return env
-
-
-def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
-    """The command with its program found: `python3` is the interpreter behind the judge's
-    Python, a path is relative to the working folder, a name is a runtime found on `path` or
-    the judge's own PATH (judge/runtimes.py)."""
-    program = command[0]
-    if "/" in program:
-        candidate = cwd / program
-        if not candidate.exists():
-            raise SpawnError(f"command not found: {program!r}")
-        return [str(candidate), *command[1:]]
-    found = runtimes.find(program, path)
-    if found is None:
-        raise SpawnError(f"command not found: {program!r}")
-    return [found, *command[1:]]
 
 
 class Session:
@@ -100,18 +63,13 @@ class Session:
         self._stdin = stdin_fd
         self._stdout = stdout_fd
         self._stderr = stderr_fd
-        self._lines: deque[str] = deque()
-        self._partial = b""
-        self._stderr_tail = bytearray()
+        self.output = Output(sandbox.limits.output_bytes)
         self._stdout_open = True
         self._stderr_open = True
         self._status: int | None = None
         self._rusage: resource.struct_rusage | None = None
         self._exited_at = 0.0
-        self.output_bytes = 0
-        self.over_limit = False
         self.killed_by_judge = False
-        self._discard = False
         try:
             self._pidfd: int | None = os.pidfd_open(self.pid)
         except (AttributeError, OSError):
@@ -181,16 +139,15 @@ class Session:
 
     def read_line(self, timeout: float | None) -> str | NoLine:
         """The next line of output, or EOF, TIMEOUT (no output at all for `timeout` s) or OUTPUT_LIMIT."""
-        if self._lines:
-            return self._lines.popleft()
+        output = self.output
+        if output.lines:
+            return output.lines.popleft()
         deadline = None if timeout is None else time.monotonic() + timeout
-        while not self._lines:
-            if self.over_limit:
+        while not output.lines:
+            if output.over_limit:
                 return OUTPUT_LIMIT
             if not self._stdout_open:
-                if self._partial:
-                    self._lines.append(self._decode(self._partial))
-                    self._partial = b""
+                if output.stdout_ended():
                     break
                 return EOF
             remaining = None if deadline is None else deadline - time.monotonic()
@@ -199,15 +156,15 @@ class Session:
                     self._stdout_open = False
                     continue
                 return TIMEOUT
-            before = self.output_bytes
+            before = output.bytes
             self._pump(remaining)
-            if timeout is not None and self.output_bytes != before:
+            if timeout is not None and output.bytes != before:
                 deadline = time.monotonic() + timeout  # still talking: the silence starts again
-        return self._lines.popleft()
+        return output.lines.popleft()
 
     def read_ready(self, most: int) -> list[str]:
         """Up to `most` lines already read, without waiting."""
-        lines = self._lines
+        lines = self.output.lines
         count = min(most, len(lines))
         if count == len(lines):
             taken = list(lines)
@@ -217,48 +174,9 @@ class Session:
 
     def ready(self) -> bool:
         """True when reading now would not wait: output, its end, or a line already read."""
-        if self._lines or not self._stdout_open:
+        if self.output.lines or not self._stdout_open:
             return True
         return bool(select.select([self._stdout], [], [], 0)[0])
-
-    def _over(self, output_bytes: int) -> bool:
-        """True when this much output passes the output limit."""
-        limit = self.limits.output_bytes
-        return limit is not None and output_bytes > limit
-
-    def _decode(self, data: bytes) -> str:
-        """Bytes of output as text; undecodable bytes become U+FFFD."""
-        return data.decode("utf-8", "replace")
-
-    def _take_stdout(self, data: bytes) -> None:
-        """Split a chunk of output into lines, keeping an unfinished last line for later."""
-        self.output_bytes += len(data)
-        if self._over(self.output_bytes):
-            self.over_limit = True
-        if self._discard:
-            return
-        buffer = self._partial + data
-        cut = buffer.rfind(b"\n")
-        if cut < 0:
-            self._partial = buffer
-            if len(buffer) > LONGEST_LINE:
-                self._lines.append(self._decode(buffer))
-                self._partial = b""
-            return
-        self._partial = buffer[cut + 1:]
-        text = self._decode(buffer[:cut])
-        if "\r" in text:
-            text = text.replace("\r", "")
-        self._lines.extend(text.split("\n"))
-
-    def _take_stderr(self, data: bytes) -> None:
-        """Keep the end of stderr; its bytes count towards the output limit."""
-        self.output_bytes += len(data)
-        if self._over(self.output_bytes):
-            self.over_limit = True
-        self._stderr_tail += data
-        if len(self._stderr_tail) > STDERR_KEPT:
-            del self._stderr_tail[:-STDERR_KEPT]
 
     def _pump(self, timeout: float | None) -> None:
         """Wait up to `timeout` s for output or the program's exit, and take what came.
@@ -302,11 +220,11 @@ class Session:
                 data = b""
             if fd == self._stdout:
                 if data:
-                    self._take_stdout(data)
+                    self.output.take_stdout(data)
                 else:
                     self._stdout_open = False
             elif data:
-                self._take_stderr(data)
+                self.output.take_stderr(data)
             else:
                 self._stderr_open = False
 
@@ -345,20 +263,21 @@ class Session:
         """Read and discard output until it ends, or pauses `quiet` s while not busy; over
         `limit` bytes, or still printing when `timeout` s have passed, is a flood."""
         deadline = time.monotonic() + timeout
-        self._discard = True
-        cap = self.output_bytes + limit
+        output = self.output
+        output.discarding = True
+        cap = output.bytes + limit
         printing = True
-        while self._stdout_open and not self.over_limit:
-            if self.output_bytes > cap:
-                self.over_limit = True
+        while self._stdout_open and not output.over_limit:
+            if output.bytes > cap:
+                output.over_limit = True
                 return
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                self.over_limit = printing
+                output.over_limit = printing
                 return
-            before = self.output_bytes
+            before = output.bytes
             self._pump(min(remaining, quiet))
-            printing = self.output_bytes != before
+            printing = output.bytes != before
             if not printing and not self.exited and not self.look().running:
                 return  # a pause while it waits; a busy program starved of CPU goes on
 
@@ -380,12 +299,7 @@ class Session:
         tree = self.sandbox.cpu_seconds()
         return Progress(look(members), busy(members if everyone is None else states(everyone)),
                         cpu_seconds(members) if tree is None else tree,
-                        memory_in_use(members), self.output_bytes)
-
-    def stderr_tail(self) -> tuple[str, ...]:
-        """The last lines the program wrote to stderr."""
-        text = self._decode(bytes(self._stderr_tail))
-        return tuple(text.splitlines()[-STDERR_LINES:])
+                        memory_in_use(members), self.output.bytes)
 
     # -- ending --------------------------------------------------------------------------
 
@@ -427,9 +341,9 @@ class Session:
             max_rss_kb=contained.peak_memory_kb or self._rusage.ru_maxrss,
             cpu_seconds=(contained.cpu_seconds if contained.cpu_seconds is not None
                          else self._rusage.ru_utime + self._rusage.ru_stime),
-            stderr_tail=self.stderr_tail(),
+            stderr_tail=self.output.stderr_tail(),
             leftovers=leftovers,
-            output_over_limit=self.over_limit,
+            output_over_limit=self.output.over_limit,
             containment=contained,
         )
 
@@ -445,7 +359,7 @@ class Session:
             if not data:
                 self._stderr_open = False
                 return
-            self._take_stderr(data)
+            self.output.take_stderr(data)
 
     def _kill_group(self) -> None:
         """Send SIGKILL to every process of the program's group, and to any that left it."""

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from judge.channel import EOF, OUTPUT_LIMIT, TIMEOUT
+from judge.launch import minimal_environment, resolve_command
 from judge.options import Transport
-from judge.sandbox import Limits, Sandbox, support
-from judge.session import Session, SpawnError, minimal_environment, resolve_command
+from judge.probes import support
+from judge.sandbox import Limits, Sandbox
+from judge.session import Session, SpawnError
 
 
 def start(tmp_path: Path, source: str, transport: str = "pty", **limits: int) -> Session:

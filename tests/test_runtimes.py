@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import Level, support
+from judge.probes import support
+from judge.sandbox import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 CANONICAL = ROOT / "tests" / "submissions" / "menace.py"

@@ -19,13 +19,13 @@ from fixture_folders import assembled
 
 from judge.cgroups import TreeLimits, remove_stale
 from judge.options import SandboxPolicy
+from judge.probes import support
 from judge.sandbox import (
     Containment,
     Level,
     Limits,
     Sandbox,
     Support,
-    support,
 )
 from judge.warden import Report, read_report, script
 
@@ -293,12 +293,12 @@ def test_require_refuses_without_full(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_require_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without namespaces, --sandbox require fails with the reason; auto falls back to partial."""
-    import judge.sandbox as sandbox
+    import judge.probes as probes
 
-    monkeypatch.setattr(sandbox, "_probe_namespaces", lambda: "bwrap not found")
-    with pytest.raises(sandbox.SandboxError, match="namespaces: bwrap not found"):
-        sandbox.support.__wrapped__(SandboxPolicy.REQUIRE)
-    assert sandbox.support.__wrapped__(SandboxPolicy.AUTO).level is not Level.FULL
+    monkeypatch.setattr(probes, "_probe_namespaces", lambda: "bwrap not found")
+    with pytest.raises(probes.SandboxError, match="namespaces: bwrap not found"):
+        probes.support.__wrapped__(SandboxPolicy.REQUIRE)
+    assert probes.support.__wrapped__(SandboxPolicy.AUTO).level is not Level.FULL
 
 
 @needs_full
