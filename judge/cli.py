@@ -45,7 +45,8 @@ from judge.replay import ReplayError, read_replay, replay_text
 from judge.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.sandbox import Level, SandboxError
 from judge.settings import Settings
-from judge.shrink import shrinkable
+from judge.shrinking.case import test_body
+from judge.shrinking.search import NotShrunk, shrink, shrinkable
 from judge.text import printable
 from judge.verdict import Verdict, exit_status
 from judge.workspace import CopyError
@@ -112,7 +113,7 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
     loaded before the program starts, so that a program that is not fully contained cannot
     change what judges it."""
     if shrinking:
-        importlib.import_module("judge.shrinker")
+        importlib.import_module("judge.shrinking.by_hypothesis")
     return judge(manifest, settings)
 
 
@@ -138,8 +139,6 @@ def _shrink_command(args: argparse.Namespace, command: list[str], settings: Sett
 def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
                        replay_path: Path | None, seconds: float) -> None:
     """Shrink a rejection, save the smallest case as a replay and a test, and print it."""
-    from judge.shrink import NotShrunk, shrink, test_body
-
     shrunk = shrink(manifest, settings, run, seconds=seconds,
                     progress=lambda text: print(printable(text), file=sys.stderr, flush=True))
     if isinstance(shrunk, NotShrunk):
@@ -164,7 +163,6 @@ def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
 
 def judge_many(args: argparse.Namespace, stdout: TextIO) -> int:
     """Judge every submission in a folder and print the leaderboard table."""
-
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
     print(sandbox_line(args.sandbox), flush=True)

@@ -15,9 +15,10 @@ from judge.judging import Run
 from judge.manifest import Manifest
 from judge.options import MoveFormat
 from judge.randomness import Evidence
-from judge.shrink import SEED_ADVICE, Shrunk, describe_game, game_moves, size, test_body
+from judge.shrinking.case import describe_game, game_moves, test_body
+from judge.shrinking.search import SEED_ADVICE, Shrunk, size
 from judge.text import printable as escaped
-from judge.verdict import Verdict
+from judge.verdict import Ending, Verdict
 
 WIDTH = 200
 """The most characters of a program's line shown in a report."""
@@ -33,7 +34,8 @@ def report_lines(run: Run, replay_path: Path | None = None,
     """The report of a run, its last line being the verdict."""
     decision = run.decision
     games = run.replay.games
-    lines = [f"played {run.games_played} of {games} game(s) to the end, in {run.seconds:.2f} s"]
+    lines = [f"played {run.games_played} of {games} game(s) to the end, in {run.seconds:.2f} s"
+             + _used(run.facts.ending)]
     coverage = run.coverage
     outcomes = coverage.outcomes
     lines.append(f"MENACE won {outcomes.wins}, drew {outcomes.draws}, lost {outcomes.losses}; "
@@ -76,6 +78,14 @@ def report_lines(run: Run, replay_path: Path | None = None,
     return lines
 
 
+def _used(ending: Ending | None) -> str:
+    """What the program's processes used, for the report's first line."""
+    if ending is None:
+        return ""
+    return (f" ({ending.cpu_seconds:.2f} s of CPU, at most "
+            f"{ending.peak_memory_kb / 1024:.0f} MB of memory)")
+
+
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
     """A statistical test as a JSON-ready dictionary, with the log evidence per alternative."""
     return {"observations": evidence.observations, "log_evidence": evidence.log_evidence,
@@ -100,6 +110,8 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
         "got": decision.got,
         "games_played": run.games_played,
         "seconds": round(run.seconds, 3),
+        "cpu_seconds": round(ending.cpu_seconds, 3) if ending else None,
+        "peak_memory_kb": ending.peak_memory_kb if ending else None,
         "coverage": asdict(run.coverage),
         "bead_draws": _evidence_json(run.draw_test),
         "refills": _evidence_json(run.refill_test),

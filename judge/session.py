@@ -338,7 +338,7 @@ class Session:
             status=code if own_exit else None,
             signal=signal_number if own_exit else None,
             killed_by_judge=self.killed_by_judge,
-            max_rss_kb=contained.peak_memory_kb or self._rusage.ru_maxrss,
+            peak_memory_kb=contained.peak_memory_kb or self._rusage.ru_maxrss,
             cpu_seconds=(contained.cpu_seconds if contained.cpu_seconds is not None
                          else self._rusage.ru_utime + self._rusage.ru_stime),
             stderr_tail=self.output.stderr_tail(),

@@ -43,9 +43,6 @@ EXIT_STATUS = {
 }
 """Exit status of the judge for a verdict; every other verdict is a rejection, status 1."""
 
-BAD_USAGE = 2
-
-
 def exit_status(verdict: Verdict) -> int:
     """The judge's exit status for a verdict: 0 accepted, 1 rejected, 3 judge error."""
     return EXIT_STATUS.get(verdict, 1)
@@ -113,8 +110,10 @@ class Ending:
     signal: int | None
     """The signal that ended it on its own, else None."""
     killed_by_judge: bool
-    max_rss_kb: int
+    peak_memory_kb: int
+    """The most memory its processes held at once (of the whole tree under control groups)."""
     cpu_seconds: float
+    """The CPU time its processes used, user and system."""
     stderr_tail: tuple[str, ...] = ()
     leftovers: int = 0
     """Processes of its group still alive after it ended, killed by the judge."""

@@ -15,7 +15,6 @@ Board = str
 X: Final = "X"
 O: Final = "O"
 EMPTY: Final = "."
-MARKS: Final = (X, O)
 CELLS: Final[tuple[Cell, ...]] = tuple(Cell(c) for c in range(9))
 EMPTY_BOARD: Final[Board] = EMPTY * 9
 

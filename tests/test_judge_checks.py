@@ -183,11 +183,11 @@ def test_a_move_without_beads_fails_at_once() -> None:
     assert failure is not None and failure.check is Check.BEAD_DRAWS
 
 
-ENDED = Ending(status=0, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0)
-KILLED = Ending(status=None, signal=None, killed_by_judge=True, max_rss_kb=0, cpu_seconds=0.0)
-CRASHED = Ending(status=1, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0,
+ENDED = Ending(status=0, signal=None, killed_by_judge=False, peak_memory_kb=0, cpu_seconds=0.0)
+KILLED = Ending(status=None, signal=None, killed_by_judge=True, peak_memory_kb=0, cpu_seconds=0.0)
+CRASHED = Ending(status=1, signal=None, killed_by_judge=False, peak_memory_kb=0, cpu_seconds=0.0,
                  stderr_tail=("KeyError: 'X'",))
-LEFT = Ending(status=0, signal=None, killed_by_judge=False, max_rss_kb=0, cpu_seconds=0.0,
+LEFT = Ending(status=0, signal=None, killed_by_judge=False, peak_memory_kb=0, cpu_seconds=0.0,
               leftovers=1)
 WRONG = Failure(Check.LEARNING, PLACE, "a", "b")
 

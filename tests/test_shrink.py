@@ -22,16 +22,16 @@ from judge.manifest import Manifest
 from judge.replay import read_replay
 from judge.report import shrunk_lines
 from judge.settings import Settings
-from judge.shrink import (
+from judge.shrinking.case import choices_source
+from judge.shrinking.case import test_body as shrunk_test_body
+from judge.shrinking.search import (
     NotShrunk,
     Shrunk,
-    choices_source,
     normal,
     same_fault,
     shrink,
     size,
 )
-from judge.shrink import test_body as shrunk_test_body
 from judge.verdict import Check, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
