@@ -10,7 +10,7 @@ from judge.formats import move_of
 from judge.manifest import declarations_of
 from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
 from judge.options import MoveFormat, Transport
-from judge.processes import Progress
+from judge.processes import ProcessReading, Progress
 from judge.referee import Referee
 from judge.settings import Settings
 from judge.stops import Failed, Finished, OutputEnded
@@ -47,8 +47,10 @@ class RecordedProgram:
         return True
 
     def progress(self) -> Progress:
-        """Never called: a recorded session never falls silent."""
-        raise AssertionError("a recorded session has no process")
+        """A recorded program has no process: it uses nothing and never falls silent."""
+        return Progress(ProcessReading(running=False, reading_stdin=False, sleeping=False,
+                                       count=0), busy=False, cpu_seconds=0.0, memory_bytes=0,
+                        output_bytes=0)
 
 
 def split_transcript(transcript: Sequence[str], moves: MoveFormat) -> tuple[int, list[list[int]], list[str]]:

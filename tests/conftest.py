@@ -1,5 +1,11 @@
-"""The test session: hypothesis profiles, and a private cache folder (strategies: the testing
-toolkit's, `judge/strategies.py`)."""
+"""The test session: two tiers, hypothesis profiles, and a private cache folder (strategies:
+the testing toolkit's, `judge/strategies.py`).
+
+`python3 -m pytest -q` runs the first tier, what a developer runs all day: the rules, the
+model, the judge's logic in process (fake channels), each property on a few examples. `--e2e`
+adds the second tier: real programs judged end to end, the sandbox, the slow statistics, every
+property on 50 examples. CI runs both.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +18,37 @@ settings.register_profile(
     "repeatable", max_examples=50, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-"""Every run, CI's included: the same 50 examples per property each time, so a run is repeatable."""
+"""Both tiers (CI): the same 50 examples per property each time, so a run is repeatable."""
+settings.register_profile(
+    "quick", max_examples=10, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""The first tier alone: the same 10 examples per property each time."""
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 """`HYPOTHESIS_PROFILE=thorough`: many fresh examples, for a search by hand."""
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The option that adds the second tier."""
+    parser.addoption("--e2e", action="store_true",
+                     help="also run the second tier (marked e2e): real programs judged end to "
+                          "end, the sandbox, the slow statistics; CI runs both tiers")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each property's examples: a few in the first tier alone, 50 with both."""
+    default = "repeatable" if config.getoption("--e2e") else "quick"
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", default))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave the second tier out unless --e2e asks for it."""
+    if config.getoption("--e2e"):
+        return
+    second = [item for item in items if "e2e" in item.keywords]
+    if second:
+        config.hook.pytest_deselected(items=second)
+        items[:] = [item for item in items if "e2e" not in item.keywords]
 
 
 @pytest.fixture(autouse=True, scope="session")

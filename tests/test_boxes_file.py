@@ -22,6 +22,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from reference.__main__ import main
 from reference.storage import BoxesLock, load_boxes
 
+pytestmark = pytest.mark.e2e
+
 MOVES = "\n".join(["LL", "LM", "LR", "ML", "MM", "MR", "RL", "RM", "RR"] * 5) + "\n"
 """Enough moves for any game: a taken square is asked again, so every game takes what it needs."""
 

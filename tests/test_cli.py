@@ -14,6 +14,8 @@ import pytest
 from reference.board import EMPTY
 from reference.boxes import box_labels
 
+pytestmark = pytest.mark.e2e
+
 GOLDEN = Path(__file__).parent / "golden"
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
        "LANG": "C.UTF-8"}

@@ -4,6 +4,7 @@ every link to a heading finds it, and the README stays short."""
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -49,6 +50,8 @@ def sources() -> list[Path]:
 def prose(path: Path) -> str:
     """What a reader reads in a Python file: its comments and its docstrings."""
     text = path.read_text(encoding="utf-8")
+    if ".md" not in text:
+        return ""  # nothing to cite: no need to read it as Python
     comments = [token.string for token in tokenize.generate_tokens(io.StringIO(text).readline)
                 if token.type == tokenize.COMMENT]
     docstrings = [node.value.value for node in ast.walk(ast.parse(text))
@@ -74,8 +77,9 @@ def pending(path: str, where: Path) -> bool:
     return (target in names or (ROOT / path).resolve() in names) and not resolves(path, where)
 
 
+@functools.cache
 def citations() -> list[tuple[Path, str]]:
-    """Every (file, cited `.md` path) pair of the documents and of the code."""
+    """Every (file, cited `.md` path) pair of the documents and of the code (read once)."""
     pairs = [(doc, path) for doc in documents() for path in cited(doc.read_text(encoding="utf-8"))]
     pairs += [(source, path) for source in sources() for path in cited(prose(source))]
     return sorted(set(pairs))
@@ -99,8 +103,9 @@ def anchors(path: Path) -> set[str]:
     return found
 
 
+@functools.cache
 def heading_links() -> list[tuple[Path, str]]:
-    """Every (document, link target with a `#heading`) pair within the project."""
+    """Every (document, link target with a `#heading`) pair within the project (read once)."""
     return sorted({(doc, target) for doc in documents()
                    for target in LINK.findall(doc.read_text(encoding="utf-8"))
                    if "#" in target and not URL.match(target)})

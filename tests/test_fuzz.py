@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,8 @@ import judge.launch
 import judge.leaderboard
 import judge.referee
 from judge.cli import main as judge_main
+
+pytestmark = pytest.mark.e2e
 
 EXAMPLES = os.environ.get("FUZZ_EXAMPLES")
 """More examples on request (`FUZZ_EXAMPLES=400`, random each time); else few, derandomized."""

@@ -98,6 +98,7 @@ def test_packing_again_gives_the_same_bytes(language: str) -> None:
     assert manifest == pack.packed_manifest(language)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_packing_from_nothing_is_deterministic_and_never_beats_the_committed_file(
         language: str) -> None:
@@ -108,6 +109,7 @@ def test_packing_from_nothing_is_deterministic_and_never_beats_the_committed_fil
     assert len(pack.packed_path(language).read_bytes()) <= len(first)
 
 
+@pytest.mark.e2e
 def test_a_stale_packed_answer_is_not_read_back() -> None:
     plain = pack.plain_path("python").read_bytes()
     other = pack.packed("python", plain + b"#", search=False)
@@ -157,6 +159,7 @@ def test_the_brotli_stub_is_a_brotli_header_that_skips_its_own_code() -> None:
     assert bits >> 21 == 0  # zero bits up to the byte boundary
 
 
+@pytest.mark.e2e
 def test_brotli_bodies_keep_the_stream_after_its_window_size() -> None:
     plain = pack.plain_path("javascript").read_bytes()
     streams = pack.node_brotli_streams(plain)

@@ -34,8 +34,8 @@ CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
 TOKEN = "menace-hostile-token"
 SECRET = "menace-hostile-secret-4f1c9a"
 FOUND = support()
-pytestmark = pytest.mark.skipif(FOUND.level is not Level.FULL,
-                                reason=f"full containment unavailable: {FOUND.describe()}")
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(FOUND.level is not Level.FULL,
+                                reason=f"full containment unavailable: {FOUND.describe()}")]
 
 
 def expected(name: str) -> dict[str, str]:

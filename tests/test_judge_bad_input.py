@@ -79,6 +79,7 @@ def test_an_output_path_that_cannot_be_written_is_refused_before_the_run(
     assert len(err) == 1 and err[0].startswith(f"menace-judge: {option}: ") and problem in err[0]
 
 
+@pytest.mark.e2e
 def test_a_write_that_fails_after_the_run_keeps_the_verdict(
         tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,6 +108,7 @@ def replay_folder(cache: Path) -> Path:
     return cache / "menace-judge" / "replays"
 
 
+@pytest.mark.e2e
 def test_replays_go_to_a_private_folder_under_unique_names(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -124,6 +126,7 @@ def test_replays_go_to_a_private_folder_under_unique_names(
     assert all(any(str(p) in line for line in out) for p in saved)
 
 
+@pytest.mark.e2e
 def test_a_replay_folder_that_others_can_use_is_refused_and_the_verdict_kept(
         tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -139,6 +142,7 @@ def test_a_replay_folder_that_others_can_use_is_refused_and_the_verdict_kept(
     assert not any(folder.iterdir())
 
 
+@pytest.mark.e2e
 def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
         tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,6 +161,7 @@ def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
     assert not any(replay_folder(tmp_path / "cache").iterdir())
 
 
+@pytest.mark.e2e
 def test_a_saved_replay_replaces_a_planted_link_and_never_follows_it(
         tmp_path: Path, learning_loss: Path, capsys: pytest.CaptureFixture[str]) -> None:
     victim = tmp_path / "victim.txt"
@@ -242,6 +247,7 @@ def test_a_replay_command_is_shown_and_refused_at_a_terminal_unless_the_answer_i
     assert "runs this command: python3" in err[0] and err[-1].endswith("the replay's command was not run")
 
 
+@pytest.mark.e2e
 def test_a_replay_command_runs_when_the_answer_is_yes_or_with_yes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     replay = tmp_path / "replay.json"
@@ -307,6 +313,7 @@ def test_program_and_manifest_text_is_escaped_on_the_terminal_and_exact_in_json(
     assert json.loads(report.read_text())["stderr_tail"][0] == "\x1b[2J\x1b[1A"
 
 
+@pytest.mark.e2e
 def test_the_markdown_leaderboard_escapes_manifest_text(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = tmp_path / "board"
@@ -325,6 +332,7 @@ def test_the_markdown_leaderboard_escapes_manifest_text(
     ("closes-stdin", "input", "send it the next line"),
     ("closes-stdout", "output", "read the rest of the session"),
 ])
+@pytest.mark.e2e
 def test_a_program_that_closes_its_stdin_or_stdout_is_rejected_saying_so(
         name: str, stream: str, could_not: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,8 @@ from judge.cli import main
 from judge.manifest import ManifestError
 from judge.options import BeadFormat, MoveFormat, RefillRule, Transport
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLF = ROOT / "golf"
 HEADER = "# menace-judge: moves=digits0 beads=0-8 refill=on-draw transport=pipe\n"
@@ -127,7 +129,7 @@ def test_a_bare_c_file_is_compiled_and_judged(tmp_path: Path,
     path = tmp_path / "menace.c"
     shutil.copy(GOLF / "c" / "menace.c", path)
     assert main([str(path), "--games", "20", "--seed", "3", "--moves", "digits0", "--beads",
-                 "0-8", "--transport", "pipe"]) == 0
+                 "0-8", "--refill", "on-draw", "--transport", "pipe"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "accepted" and f"(C (gcc), {path.stat().st_size} bytes)" in out[0]
 

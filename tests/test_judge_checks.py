@@ -159,6 +159,7 @@ def simulate(draw_square: str, moves: int, seed: int) -> Evidence:
     return test.result()
 
 
+@pytest.mark.e2e
 def test_bead_draws_passes_correct_draws() -> None:
     """Correct draws pass: the test's false-alarm rate is at most 1e-4 per run (Ville), so
     these 30 fixed runs of 1,000 moves each fail together with chance at most 3e-3."""

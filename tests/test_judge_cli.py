@@ -12,6 +12,8 @@ from fixture_folders import PROGRAM, ROOT, SUBMISSIONS, assemble, assembled
 
 from judge.cli import main
 
+pytestmark = pytest.mark.e2e
+
 CANONICAL = SUBMISSIONS / "accepted" / "canonical"
 """A fixture folder as it is kept, its manifest alone: enough where the program is never run."""
 

@@ -19,6 +19,8 @@ from judge.boxes import box_labels
 from judge.cli import main
 from judge.invariants import check_step
 
+pytestmark = pytest.mark.e2e
+
 
 def lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
     """The lines the judge printed on stdout."""

@@ -13,6 +13,8 @@ import pytest
 
 from judge.cli import main
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
 SEQUENCES = "\x1b]52;c;aGFja2Vk\x07\x1b]0;owned\x07\x1b[2J"

@@ -101,6 +101,7 @@ def test_a_replay_keeps_its_choices_and_names_an_unknown_one() -> None:
         parse_replay(json.dumps({**data, "opponent": "grandmaster"}))
 
 
+@pytest.mark.e2e
 def test_the_report_header_says_which_transport_won(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The reference's manifest asks for pipes: honoured, and said so, unless the flag overrides."""

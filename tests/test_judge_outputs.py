@@ -22,6 +22,8 @@ from judge.cli import main
 from judge.leaderboard import Row, markdown_lines, table_lines
 from judge.outputs import writes_through
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(tempfile.mkdtemp(prefix="menace-test-outputs-"))
 atexit.register(shutil.rmtree, FIXTURES, ignore_errors=True)

@@ -11,6 +11,8 @@ import pytest
 
 from judge.cli import main
 
+pytestmark = pytest.mark.e2e
+
 PROGRAMS = {
     "floods-without-newlines": ("""
         import sys

@@ -15,6 +15,8 @@ from judge.probes import support
 from judge.sandbox import Limits, Sandbox
 from judge.session import Session, SpawnError
 
+pytestmark = pytest.mark.e2e
+
 
 def start(tmp_path: Path, source: str, transport: str = "pty", **limits: int) -> Session:
     """A session with a small Python program written for the test."""

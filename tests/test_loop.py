@@ -93,6 +93,7 @@ def play_both_ways(seed: int, rules: str, player: str, opponent: str, games: int
     return runs
 
 
+@pytest.mark.e2e
 @settings(max_examples=25)
 @given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(sorted(RULES)),
        player=st.sampled_from((X, O)), opponent=st.sampled_from(sorted(TABLES) + ["menace"]),

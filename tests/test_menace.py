@@ -109,6 +109,7 @@ def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int, scr
         before = after
 
 
+@pytest.mark.e2e
 @given(st.integers(min_value=0, max_value=2**32), st.sampled_from([0, 1, 2, 3]))
 def test_boxes_stay_sound_over_long_training(seed: int, which: int) -> None:
     rules = [CHALLENGE, Rules(initial_beads=(1, 1, 1, 1), win=0, draw=0, loss=-1),

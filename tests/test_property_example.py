@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e
+
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "testing.md"
 
 

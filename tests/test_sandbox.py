@@ -29,6 +29,8 @@ from judge.sandbox import (
 )
 from judge.warden import Report, read_report, script
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 FOUND = support()
 needs_full = pytest.mark.skipif(FOUND.level is not Level.FULL,

@@ -34,6 +34,8 @@ from judge.shrinking.search import (
 )
 from judge.verdict import Check, Verdict
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
 SECONDS = 600.0
@@ -80,7 +82,8 @@ def test_a_late_positional_fault_shrinks_to_two_games_and_replays(
     assert found.repeatability.repeatable and found.repeatability.reproduced == 5
     assert same_fault(found.run, run.decision)
     replay = found.run.replay
-    again = judge(manifest, replace(settings, games=replay.games, scripted=replay.moves))
+    again = judge(manifest, replace(settings, seed=found.seed, games=replay.games,
+                                    scripted=replay.moves))
     assert same_fault(again, run.decision) and again.decision.place == found.run.decision.place
 
 

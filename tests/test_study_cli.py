@@ -16,6 +16,8 @@ from reference.storage import load_boxes
 from reference.study.cli import main
 from reference.study.progress import ProgressBar
 
+pytestmark = pytest.mark.e2e
+
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
        "LANG": "C.UTF-8"}
 """An explicit, minimal environment for the one subprocess test."""

@@ -15,6 +15,8 @@ from reference.study.evaluation import evaluate, exact_odds, frozen, frozen_rule
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.study.training import play_games
 
+pytestmark = pytest.mark.e2e
+
 
 def trained(player: str = X, games: int = 3_000, seed: int = 1) -> Menace:
     """A MENACE trained against the random and perfect players in turn."""

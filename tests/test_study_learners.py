@@ -15,6 +15,8 @@ from reference.study.learners import numpy_available, train_learners
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.tables import box_table
 
+pytestmark = pytest.mark.e2e
+
 ENGINES = ["python", pytest.param("numpy", marks=pytest.mark.skipif(
     not numpy_available(), reason="numpy is not installed (the optional extra 'fast')"))]
 

@@ -28,6 +28,8 @@ from reference.study.pictures import (
     matchboxes_figure,
 )
 
+pytestmark = pytest.mark.e2e
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RESULTS = [bytes([Outcome.LOSS, Outcome.DRAW, Outcome.WIN, Outcome.DRAW, Outcome.WIN] * 4),
            bytes([Outcome.WIN, Outcome.LOSS, Outcome.LOSS, Outcome.DRAW, Outcome.DRAW] * 4)]

@@ -42,6 +42,7 @@ def test_training_against_the_perfect_player_cuts_losses() -> None:
     assert_sound(menace)
 
 
+@pytest.mark.e2e
 def test_each_result_moves_the_opening_box_as_the_challenge_rules_say() -> None:
     menace = Menace(CHALLENGE, rng=random.Random(5))
     table = random_opponent()
@@ -134,6 +135,7 @@ def test_a_curve_counts_every_game_and_its_windows_add_up() -> None:
                    min_size=1, max_size=3),
     games=st.integers(min_value=1, max_value=40),
 )
+@pytest.mark.e2e
 def test_any_pool_keeps_every_box_sound_and_records_every_game(
     seed: int, player: str, rules: Rules, names: list[str], games: int,
 ) -> None:

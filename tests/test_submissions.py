@@ -29,6 +29,8 @@ from pathlib import Path
 import pytest
 from fixture_folders import PROGRAM, ROOT, SHARED, SUBMISSIONS, assemble
 
+pytestmark = pytest.mark.e2e
+
 VERDICTS = ("accepted", "wrong-answer", "presentation-error", "idle", "time-limit",
             "runtime-error", "output-limit", "memory-limit", "process-limit", "disk-limit",
             "judge-error")

@@ -104,6 +104,7 @@ def test_opponents_play_legal_moves(opponent: Opponent) -> None:
     assert check_menace(menace, 3, opponent) is None
 
 
+@pytest.mark.e2e
 @settings(max_examples=20)
 @given(transcripts(lambda seed: Menace(rng=random.Random(seed))))
 def test_the_reference_transcripts_pass_check_game(transcript: list[str]) -> None:
@@ -116,6 +117,7 @@ def test_the_reference_keeps_every_invariant_after_every_game(seed: int, script:
     assert check_menace(Menace(rng=random.Random(seed)), script) is None
 
 
+@pytest.mark.e2e
 def test_a_faulty_class_is_caught_and_shrunk_to_its_first_win() -> None:
     def fails(script: Choices) -> bool:
         failure = check_menace(WinWithoutReward(rng=random.Random(3)), script)
@@ -158,6 +160,7 @@ def test_check_game_reports_where_a_stored_transcript_fails() -> None:
     assert failure is not None and failure.check is Check.LEARNING and failure.place.game >= 2
 
 
+@pytest.mark.e2e
 def test_assert_accepted_passes_a_correct_program_and_reports_a_faulty_one(tmp_path: Path) -> None:
     assert_accepted(assembled("accepted/canonical", tmp_path), 4, seed=2026)
     assert_accepted(["python3", str(PROGRAM)], ((0, 1), (2,), ()))
@@ -176,6 +179,7 @@ STRATEGIES = {
 }
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_each_strategy_draws_under_hypothesis_default_settings(name: str) -> None:
     @DEFAULTS
@@ -186,6 +190,7 @@ def test_each_strategy_draws_under_hypothesis_default_settings(name: str) -> Non
     draws()  # a dump of 304 boxes drawn box by box failed the too_slow health check
 
 
+@pytest.mark.e2e
 def test_a_program_run_is_left_out_of_hypothesis_deadline_and_nothing_else_is() -> None:
     @settings(DEFAULTS, max_examples=2)
     @given(st.just(0))
