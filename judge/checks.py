@@ -23,6 +23,7 @@ from judge.randomness import (
     counts_of,
     refill_beads,
 )
+from judge.text import plural
 from judge.verdict import Check, Ending, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
@@ -297,8 +298,8 @@ def exit_(ending: Ending, finished: bool, place: Place) -> Failure | None:
         return None
     if not finished:
         return Failure(Check.EXIT, place, "the last dump, then exit",
-                       f"it exited with status 0 before the end, in {place}")
+                       f"it exited with status 0 before the end, {place.within}")
     if ending.leftovers:
         return Failure(Check.EXIT, place, "nothing left running after the exit",
-                       f"it left {ending.leftovers} process(es) running after it exited")
+                       f"it left {plural(ending.leftovers, 'process', 'processes')} running after it exited")
     return None

@@ -47,7 +47,7 @@ from judge.sandbox import Level, SandboxError
 from judge.settings import Settings
 from judge.shrinking.case import test_body
 from judge.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.text import printable
+from judge.text import plural, printable
 from judge.verdict import Verdict, exit_status
 from judge.workspace import CopyError
 
@@ -71,7 +71,7 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
         confirm(manifest, args.replay, args.yes)
     size = manifest.source_bytes()
     about = manifest.language + ("" if size is None else f", {size} bytes")
-    print(printable(f"judging {manifest.name} ({about}): {settings.games} games, "
+    print(printable(f"judging {manifest.name} ({about}): {plural(settings.games, 'game')}, "
                     f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
                     f"(from {settings.transport_source})"),
           flush=True)
@@ -212,7 +212,6 @@ def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
     except (UsageError, ManifestError, ReplayError, SandboxError, CopyError,
             OSError) as error:  # SpawnError included
         print(f"menace-judge: {printable(str(error))}", file=sys.stderr)
-        print(f"bad usage: {printable(str(error))}")
         return BAD_USAGE
     except RuntimeHidden as error:
         print(f"menace-judge: {printable(str(error))}", file=sys.stderr)

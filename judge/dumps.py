@@ -26,6 +26,7 @@ from judge.formats import (
 )
 from judge.options import BeadFormat, RefillRule
 from judge.randomness import counts_of
+from judge.text import plural
 from judge.verdict import Check, Failure, Place
 
 NOWHERE: Final = Place()
@@ -182,7 +183,7 @@ def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,
         allowed = len(draws) if outcome is Outcome.LOSS else 0
         if empty <= allowed:
             return None
-        return Failure(Check.DUMP, place, f"at most {allowed} empty box(es): only a lost game "
+        return Failure(Check.DUMP, place, f"at most {plural(allowed, 'empty box', 'empty boxes')}: only a lost game "
                        "empties a box, one per bead it drew", f"{empty} empty boxes")
     drawn = {draw.label for draw in draws}
     for label, counts in dump.boxes.items():

@@ -4,7 +4,7 @@ output arrives, and says how the run went, as a value."""
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from reference.board import EMPTY_BOARD, Board, Cell, X, is_over
@@ -31,7 +31,8 @@ from judge.verdict import Check, Failure, Place
 
 @dataclass(frozen=True)
 class Coverage:
-    """What the run exercised: MENACE's results, refills, symmetric boxes, boxes drawn from."""
+    """What the run exercised: MENACE's results in the games it played (those counted as
+    played, every check passed), refills, symmetric boxes, boxes drawn from."""
 
     outcomes: Tally = Tally()
     refills: int = 0
@@ -100,7 +101,8 @@ class Referee:
         self.refill_test = Refills(settings.seed)
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
-        self.outcomes = Tally()
+        self.results: list[Outcome] = []
+        """MENACE's result in each game played to its end, checked or not."""
         self.refills = 0
         self.symmetric_draws = 0
         self.labelled = True
@@ -213,7 +215,7 @@ class Referee:
             board = after
         self.place = Place(game, 0)
         outcome = outcome_of(board, X)
-        self.outcomes = self.outcomes.after(outcome)
+        self.results.append(outcome)
         known = self.box_reader.cache if self.box_reader else {}
         self.deferred.make_due(before_game=game)
         entries = reader.dump_texts(board, self.place, known)
@@ -311,7 +313,10 @@ class Referee:
 
     def coverage(self) -> Coverage:
         """What this run exercised (up to where a check that failed late fell due)."""
+        outcomes = Tally()
+        for outcome in self.results[:self.games_played]:
+            outcomes = outcomes.after(outcome)
         if self.stopped_coverage is not None:
-            return self.stopped_coverage
-        return Coverage(self.outcomes, self.refills, self.symmetric_draws,
+            return replace(self.stopped_coverage, outcomes=outcomes)
+        return Coverage(outcomes, self.refills, self.symmetric_draws,
                         len(self.knowledge.draws))

@@ -96,6 +96,6 @@ def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None
         return None
     if isinstance(stop, OutputEnded):
         return Failure(Check.EXIT, played.place, f"{count} games, each with its dump",
-                       f"the transcript ends in {played.place}")
+                       f"the transcript ends {played.place.within}")
     return Failure(None, played.place, "a transcript the judge can read",
                    str(stop) if stop is not None else played.fault)

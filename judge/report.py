@@ -17,6 +17,7 @@ from judge.options import MoveFormat
 from judge.randomness import Evidence
 from judge.shrinking.case import describe_game, game_moves, test_body
 from judge.shrinking.search import SEED_ADVICE, Shrunk, size
+from judge.text import plural
 from judge.text import printable as escaped
 from judge.verdict import Ending, Verdict
 
@@ -34,13 +35,15 @@ def report_lines(run: Run, replay_path: Path | None = None,
     """The report of a run, its last line being the verdict."""
     decision = run.decision
     games = run.replay.games
-    lines = [f"played {run.games_played} of {games} game(s) to the end, in {run.seconds:.2f} s"
+    lines = [f"played {run.games_played:,} of {plural(games, 'game')} to the end, in "
+             f"{run.seconds:.2f} s"
              + _used(run.facts.ending)]
     coverage = run.coverage
     outcomes = coverage.outcomes
     lines.append(f"MENACE won {outcomes.wins}, drew {outcomes.draws}, lost {outcomes.losses}; "
-                 f"{coverage.boxes_drawn} boxes drawn from, {coverage.refills} refill(s), "
-                 f"{coverage.symmetric_draws} draw(s) from symmetric boxes checked")
+                 f"{plural(coverage.boxes_drawn, 'box', 'boxes')} drawn from, "
+                 f"{plural(coverage.refills, 'refill')}, "
+                 f"{plural(coverage.symmetric_draws, 'draw')} from symmetric boxes checked")
     if run.draw_test.observations:
         lines.append(f"bead-draws: {run.draw_test.describe('moves', DRAW_LAW)}")
     if run.refill_test.observations:
@@ -49,7 +52,7 @@ def report_lines(run: Run, replay_path: Path | None = None,
         lines.append(f"not checked (unlabelled dump): {gap}")
     if decision.verdict is not Verdict.ACCEPTED:
         lines.append("")
-        lines.append(f"REJECTED at {decision.place}: {decision.reason}")
+        lines.append(f"REJECTED {decision.place.at}: {decision.reason}")
         if decision.expected or decision.got:
             lines.append(f"  expected: {printable(decision.expected)}")
             lines.append(f"  got:      {printable(decision.got)}")
@@ -151,8 +154,9 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
     choices, run = shrunk.choices, shrunk.run
     games, scripted, _ = size(choices)
     repeatability = shrunk.repeatability
-    lines = ["", f"SHRUNK: from {shrunk.original_games} game(s) to {games} game(s) with "
-                 f"{scripted} scripted O move(s), in {shrunk.attempts} runs, {shrunk.seconds:.1f} s",
+    lines = ["", f"SHRUNK: from {plural(shrunk.original_games, 'game')} to "
+                 f"{plural(games, 'game')} with {plural(scripted, 'scripted O move')}, in "
+                 f"{plural(shrunk.attempts, 'run')}, {shrunk.seconds:.1f} s",
              f"  {repeatability.describe()}"]
     if not repeatability.seeded and not repeatability.repeatable:
         lines.append(f"  {SEED_ADVICE}")
@@ -181,7 +185,7 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
         lines.append(f"  none of the {repeatability.runs} runs of these games was rejected: "
                      "there is no failing case to save; the rejected run's replay plays it again")
         return lines
-    lines.append(f"  rejected in {decision.place}: {decision.reason}")
+    lines.append(f"  rejected {decision.place.within}: {decision.reason}")
     if decision.expected or decision.got:
         lines.append(f"    expected: {printable(decision.expected)}")
         lines.append(f"    got:      {printable(decision.got)}")

@@ -27,6 +27,11 @@ def _escaped(character: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """A count and its noun, agreeing: `1 game`, `3 games`, `2 boxes` (`nouns` when not noun+s)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def markdown_cell(text: str) -> str:
     """The text as one cell of a Markdown table: control characters and Markdown escaped."""
     return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in printable(text))

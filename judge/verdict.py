@@ -60,6 +60,16 @@ class Place:
             return "before the first game"
         return f"game {self.game}, move {self.move}" if self.move else f"game {self.game}"
 
+    @property
+    def at(self) -> str:
+        """The place after a verb: `at game 3, move 2`, or `before the first game`."""
+        return str(self) if not self.game else f"at {self}"
+
+    @property
+    def within(self) -> str:
+        """The place after a noun: `in game 3, move 2`, or `before the first game`."""
+        return str(self) if not self.game else f"in {self}"
+
 
 @dataclass(frozen=True)
 class Failure:
@@ -82,7 +92,7 @@ class Failure:
 
     def __str__(self) -> str:
         what = f"check {self.check.value} failed" if self.check else "output could not be read"
-        return "\n".join([f"{self.verdict.value}: {what} at {self.place}",
+        return "\n".join([f"{self.verdict.value}: {what} {self.place.at}",
                           f"  expected: {self.expected}", f"  got:      {self.got}",
                           *(f"  {line}" for line in self.evidence)])
 
@@ -243,7 +253,7 @@ def decide(facts: Facts) -> Decision:
         return Decision(failure.verdict, failure.check, reason, failure.place,
                         failure.expected, failure.got, failure.evidence)
     if ending is not None and _ended_on_its_own_badly(ending):
-        where = "after the last dump" if facts.finished else f"in {facts.place}"
+        where = "after the last dump" if facts.finished else facts.place.within
         return Decision(Verdict.RUNTIME_ERROR, None, f"{_ending_text(ending)} {where}",
                         facts.place)
     if facts.exit_failure is not None:

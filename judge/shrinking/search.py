@@ -35,6 +35,7 @@ from judge.manifest import Manifest
 from judge.opponents import Choices
 from judge.options import MAX_SEED, SHRINK_SECONDS
 from judge.settings import Settings
+from judge.text import plural
 from judge.verdict import Decision, Verdict
 
 REPEATS: Final = 5
@@ -58,7 +59,8 @@ SEED_ADVICE: Final = (
 
 def shrinkable(run: Run) -> bool:
     """True for a rejection in some game that a smaller run could show: a check failed, or a crash."""
-    return run.decision.verdict in SHRINKABLE and run.decision.place.game > 0
+    place = run.decision.place
+    return run.decision.verdict in SHRINKABLE and (place.game > 1 or place.move > 1)
 
 
 def normal(choices: Choices) -> Choices:
@@ -204,7 +206,7 @@ class Search:
             self.best = (choices, run)
             games, moves, _ = size(choices)
             self.progress(f"shrink: {len(self.seen)} runs, {self.elapsed():.1f} s: "
-                          f"{games} game(s), {moves} scripted move(s) still fail")
+                          f"{plural(games, 'game')}, {plural(moves, 'scripted move')} still fail")
         elif len(self.seen) % 10 == 0:
             self.progress(f"shrink: {len(self.seen)} runs, {self.elapsed():.1f} s")
         return failed
@@ -268,7 +270,7 @@ def _other_seeds(search: Search) -> bool:
     seed = search.best[1].replay.seed
     if seed == search.seed:
         return False
-    search.progress(f"shrink: under seed {seed}, {len(search.best[0])} game(s) fail")
+    search.progress(f"shrink: under seed {seed}, {plural(len(search.best[0]), 'game')} fail")
     search.seed = seed
     return True
 
@@ -297,7 +299,7 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
     search = Search(manifest, settings, target, seconds, progress)
     played = rejected.replay.moves[:target.place.game]
     start = normal(tuple(played) + ((),) * (target.place.game - len(played)))
-    progress(f"shrink: from {len(start)} game(s), within {seconds:.0f} s")
+    progress(f"shrink: from {plural(len(start), 'game')}, within {seconds:.0f} s")
     if manifest.seed_args:
         failed = any(search.fails(start) for _ in range(FIRST_RUNS))
     else:
