@@ -65,6 +65,7 @@ def report_lines(run: Run, replay_path: Path | None = None,
             lines.extend("    " + printable(line) for line in ending.stderr_tail[-6:])
         for line in decision.evidence:
             lines.append(f"  {printable(line)}")
+        lines.extend(f"  hint: {printable(hint)}" for hint in decision.hints)
         if run.game_log and decision.place.game:
             lines.append(f"  game {decision.place.game} so far, without its dump "
                          "(> judge to program, < program to judge):")
@@ -111,6 +112,7 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
         "move": decision.place.move,
         "expected": decision.expected,
         "got": decision.got,
+        "hints": list(decision.hints),
         "games_played": run.games_played,
         "seconds": round(run.seconds, 3),
         "cpu_seconds": round(ending.cpu_seconds, 3) if ending else None,

@@ -84,6 +84,8 @@ class Failure:
     """The box label concerned, where there is one."""
     evidence: tuple[str, ...] = ()
     """Lines of output that show the fault, beyond `got`."""
+    hints: tuple[str, ...] = ()
+    """The likely fixes, shown after the facts, each a sentence."""
 
     @property
     def verdict(self) -> Verdict:
@@ -166,6 +168,8 @@ class Decision:
     expected: str = ""
     got: str = ""
     evidence: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    """The likely fixes, shown after the facts (judge/hints.py adds those of the whole run)."""
 
     def line(self) -> str:
         """The verdict as printed on the report's last line."""
@@ -251,7 +255,7 @@ def decide(facts: Facts) -> Decision:
         reason = (f"check {failure.check.value} failed" if failure.check
                   else "its output could not be read")
         return Decision(failure.verdict, failure.check, reason, failure.place,
-                        failure.expected, failure.got, failure.evidence)
+                        failure.expected, failure.got, failure.evidence, failure.hints)
     if ending is not None and _ended_on_its_own_badly(ending):
         where = "after the last dump" if facts.finished else facts.place.within
         return Decision(Verdict.RUNTIME_ERROR, None, f"{_ending_text(ending)} {where}",
