@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from typing import Final
 
@@ -13,6 +14,7 @@ from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 from judge.boxes import Draw
 from judge.dumps import PAST, Boxes, BoxReading
 from judge.formats import Counts
+from judge.hints import missed_line, why_over
 from judge.options import RefillRule
 from judge.randomness import (
     Drawn,
@@ -82,15 +84,21 @@ def game_end(board: Board, over: bool, got: str, line: str, place: Place) -> Fai
     """Check 3: the failure of a game that went on after its end, or stopped before it."""
     if over:
         return Failure(Check.GAME_END, place,
-                       f"the matchbox dump: the game is over on {board}", f"{got}: {line}")
+                       f"the matchbox dump: the game is over on {board}", f"{got}: {line}",
+                       evidence=(f"the game was over: {why_over(board)}",),
+                       hints=(missed_line(board),))
     return Failure(Check.GAME_END, place,
-                   f"a board: the game is not over on {board}", f"{got}: {line}")
+                   f"a board: the game is not over on {board}", f"{got}: {line}",
+                   hints=("a game goes on until a side has three in a row or the board is "
+                          "full: the program ended it too soon",))
 
 
-def game_end_waits(place: Place) -> Failure:
+def game_end_waits(board: Board, place: Place) -> Failure:
     """Check 3: the failure of a program that asks for a move once the game is over."""
-    return Failure(Check.GAME_END, place, "the matchbox dump: the game is over",
-                   "it waits for another move")
+    return Failure(Check.GAME_END, place, f"the matchbox dump: the game is over on {board}",
+                   "it waits for another move",
+                   evidence=(f"the game was over: {why_over(board)}",),
+                   hints=(missed_line(board),))
 
 
 # -- 4. interactive ----------------------------------------------------------------------
@@ -130,7 +138,28 @@ def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome,
         return f"a refill of 3 beads, then the {outcome.word} rule for square {names}"
     delta = {Outcome.WIN: "one more bead", Outcome.DRAW: "no change",
              Outcome.LOSS: "one bead fewer"}[outcome]
-    return f"{show(before)} with {delta} of square {names} ({outcome.word})"
+    return f"{show(before)} before the game, {delta} of square {names} after a {outcome.word}"
+
+
+def _after(before: Counts, squares: frozenset[Cell], outcome: Outcome,
+           refill: RefillRule) -> Counts | None:
+    """What SPEC 5 says a drawn box holds after the game; None after a refill (its beads are
+    random)."""
+    if sum(before) == (1 if refill is RefillRule.ON_EMPTY else 0):
+        return None
+    square = min((s for s in squares if before[s]), default=min(squares))
+    after = list(before)
+    after[square] += BEAD_CHANGE[outcome]
+    return tuple(after)
+
+
+def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
+    """Where a box's beads differ from what they should be, square by square."""
+    if should is None:
+        return ()
+    wrong = [f"square {c}: {plural(got[c], 'bead')}, {should[c]} expected"
+             for c in range(9) if got[c] != should[c]]
+    return ("difference: " + "; ".join(wrong),) if wrong else ()
 
 
 def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: RefillRule,
@@ -152,11 +181,27 @@ def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, r
                                show(after[label]), subject=label)
         elif not any(_box_change_ok(old, counts, draw.squares, outcome, refill)
                      for counts in frames):
+            change = _expected_change(old, draw.squares, outcome, refill)
+            should = _after(old, draw.squares, outcome, refill)
             return Failure(Check.LEARNING, place,
-                           f"box {label}: {_expected_change(old, draw.squares, outcome, refill)}",
+                           f"box {label}: " + (change if should is None
+                                               else f"{show(should)} ({change})"),
                            show(after[label]), subject=label,
-                           evidence=_learnt_as(old, frames, draw.squares, outcome, refill))
+                           evidence=(*_difference(after[label], should),
+                                     *_learnt_as(old, frames, draw.squares, outcome, refill)))
     return None
+
+
+def with_ending(failure: Failure | None, outcome: Outcome, board: Board) -> Failure | None:
+    """A learning failure that scored the game as another result, with how the game ended:
+    the line the program may have missed."""
+    if failure is None or outcome is Outcome.DRAW or \
+            not any("learned as for a" in line for line in failure.evidence):
+        return failure
+    return replace(failure, evidence=(*failure.evidence,
+                                      f"MENACE {PAST[outcome]}: {why_over(board)}"),
+                   hints=(*failure.hints, "the program scored the game as another result: "
+                          + missed_line(board)))
 
 
 @cache

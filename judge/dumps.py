@@ -24,6 +24,7 @@ from judge.formats import (
     guess_numbering,
     read_box_line,
 )
+from judge.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.options import BeadFormat, RefillRule
 from judge.randomness import counts_of
 from judge.text import plural
@@ -75,8 +76,8 @@ class BoxReading:
     """The box's canonical label, None when unlabelled or not a box."""
     counts: Counts
     """Beads in the canonical label's frame (in the printed frame when unlabelled)."""
-    problem: tuple[str, str, Check | None] | None = None
-    """What was expected, what came, and the check (None: unreadable), if the line is wrong."""
+    problem: Failure | None = None
+    """What is wrong with the line, if it is (placed nowhere: the dump gives the place)."""
     beads: tuple[Cell, ...] = ()
     """The beads in the order printed, each in the canonical label's frame."""
     frame: Symmetry = IDENTITY
@@ -103,16 +104,19 @@ class BoxReader:
 
     def _read(self, text: str) -> BoxReading:
         """Read and check one dump line."""
-        def wrong(expected: str, got: str, check: Check | None = Check.DUMP) -> BoxReading:
-            return BoxReading(None, None, (), (expected, got, check))
+        def wrong(expected: str, got: str, check: Check | None = Check.DUMP,
+                  hints: tuple[str, ...] = ()) -> BoxReading:
+            return BoxReading(None, None, (), Failure(check, NOWHERE, expected, got,
+                                                      hints=hints))
         try:
             entry = read_box_line(text, self.symbols)
             squares = bead_squares(entry.beads, self.numbering)
             counts = counts_of(squares)
         except (UnreadableError, BeadError) as error:
-            return wrong("a matchbox: beads as squares", f"{text!r}: {error}", None)
+            return wrong("a matchbox: beads as squares", f"{text!r}: {error}", None,
+                         (BEAD_FORMS,))
         if not any(counts) and not self.empty_allowed:
-            return wrong("no empty box", f"an empty box: {text!r}")
+            return wrong("no empty box", f"an empty box: {text!r}", hints=(REFILL_ON_DRAW,))
         if entry.label is None:
             return BoxReading(None, None, counts)
         for cell, n in enumerate(counts):
@@ -136,17 +140,22 @@ def _read_whole(texts: list[str], reader: BoxReader,
     boxes: Boxes = {}
     readings: dict[Board, BoxReading] = {}
     printed_as: dict[Board, str] = {}
+    printed_lines: dict[Board, str] = {}
     unlabelled: list[Counts] = []
     labelled = True
 
-    def fail(expected: str, got: str, check: Check | None = Check.DUMP) -> tuple[Failure, DumpReading]:
-        return Failure(check, place, expected, got), DumpReading(None, (), len(texts))
+    def fail(expected: str, got: str, check: Check | None = Check.DUMP,
+             evidence: tuple[str, ...] = (),
+             hints: tuple[str, ...] = ()) -> tuple[Failure, DumpReading]:
+        return (Failure(check, place, expected, got, evidence=evidence, hints=hints),
+                DumpReading(None, (), len(texts)))
 
     for number, text in enumerate(texts, 1):
         reading = reader.read(text)
-        if reading.problem is not None:
-            expected, got, check = reading.problem
-            return fail(expected, f"box {number}, {got}", check)
+        problem = reading.problem
+        if problem is not None:
+            return fail(problem.expected, f"box {number}, {problem.got}", problem.check,
+                        hints=problem.hints)
         if number == 1:
             labelled = reading.printed is not None
         elif (reading.printed is not None) != labelled:
@@ -155,18 +164,51 @@ def _read_whole(texts: list[str], reader: BoxReader,
             unlabelled.append(reading.counts)
             continue
         if reading.label in boxes:
-            return fail("each box once", f"{printed_as[reading.label]} and {reading.printed} "
-                                         f"are the same box under symmetry (box {number})")
+            first = printed_as[reading.label]
+            return fail("each box once", f"{first} and {reading.printed} are the same box "
+                                         f"under symmetry (box {number})",
+                        evidence=(f"{reading.printed} is {first} under "
+                                  f"{symmetry_between(first, reading.printed or '')}",
+                                  f"box {texts.index(printed_lines[reading.label]) + 1}: "
+                                  f"{printed_lines[reading.label]}",
+                                  f"box {number}: {text}",
+                                  f"the dump has {plural(len(texts), 'box', 'boxes')}"),
+                        hints=("a board and its 7 rotations and reflections share one box "
+                               "(SPEC section 4): keep one box for each, labelled by any one "
+                               "of them, and look a board's box up through its symmetries",))
         boxes[reading.label] = reading.counts
         readings[reading.label] = reading
         printed_as[reading.label] = reading.printed or ""
+        printed_lines[reading.label] = text
     if len(texts) != BOX_COUNT:
-        missing = ""
-        if labelled and len(texts) < BOX_COUNT:
-            missing = f", e.g. none for {next(b for b in box_labels() if b not in boxes)}"
-        return fail(f"{BOX_COUNT} boxes", f"{len(texts)} boxes{missing}")
+        return _miscounted(texts, boxes, labelled, place)
     return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts),
                           readings=readings)
+
+
+def _miscounted(texts: list[str], boxes: Boxes, labelled: bool,
+                place: Place) -> tuple[Failure, DumpReading]:
+    """Check 5 on a dump of other than 304 boxes: how many of each move's boxes it holds, some
+    it lacks, and the likely fix."""
+    got = plural(len(texts), "box", "boxes")
+    evidence: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    if labelled and len(texts) < BOX_COUNT:
+        missing = [label for label in box_labels() if label not in boxes]
+        examples = [next(b for b in missing if b.count(X) == n) for n in range(4)
+                    if any(b.count(X) == n for b in missing)]
+        got += f", none for {', '.join(examples[:3])} among others"
+        evidence = (f"it holds {counts_by_move(list(boxes))}",)
+    if len(texts) < BOX_COUNT * 0.9:
+        hints = ("every one of the 304 boxes is there from the first game on, in every dump "
+                 "(SPEC section 4): make them all before the first game, not when a board is "
+                 "first met",)
+    elif len(texts) > BOX_COUNT:
+        hints = ("one box for each board MENACE can face with a choice to make, up to the 8 "
+                 "symmetries (SPEC section 4): none for a finished board, none with fewer than "
+                 "two empty squares, none twice",)
+    return (Failure(Check.DUMP, place, f"{BOX_COUNT} boxes", got, evidence=evidence,
+                    hints=hints), DumpReading(None, (), len(texts)))
 
 
 def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,

@@ -13,6 +13,7 @@ from reference.solver import value
 
 from judge import checks, launch
 from judge.boxes import orientations
+from judge.hints import for_run
 from judge.manifest import Manifest
 from judge.opponents import (
     ChoiceOpponent,
@@ -123,8 +124,12 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     finally:
         started.remove_folder()
     facts = facts_from(played.stop, ending, played.place, played.fault or end_fault)
+    decision = decide(facts)
+    declared = manifest.declarations
+    decision = replace(decision, hints=for_run(decision, facts, declared.moves, declared.refill,
+                                               settings.idle_seconds))
     return Run(
-        decision=decide(facts), facts=facts, games_played=played.games_played,
+        decision=decision, facts=facts, games_played=played.games_played,
         seconds=time.monotonic() - begun, coverage=played.coverage,
         draw_test=played.draw_test, refill_test=played.refill_test,
         not_checked=() if played.labelled else UNLABELLED_GAPS,

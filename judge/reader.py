@@ -28,6 +28,7 @@ from judge.formats import (
     read_cells,
     split_one_line_dump,
 )
+from judge.hints import BEAD_FORMS
 from judge.patience import LOOK_EVERY, Patience, Reason, Silence
 from judge.record import Bookmark, Record
 from judge.stops import (
@@ -145,11 +146,11 @@ class Reader:
             self.game_log.append(line)
         return text
 
-    def line(self, place: Place, *, game_over: bool = False) -> str:
+    def line(self, place: Place, *, game_over: Board | None = None) -> str:
         """The next line of output; stops the run on its end, on silence, or at the output limit.
 
-        `game_over` says the game has just ended, so a program waiting for input then is
-        waiting for a move that will never come.
+        `game_over`, the board a game has just ended on, says a program waiting for input
+        then is waiting for a move that will never come.
         """
         if self.ahead:
             text, noted = self.ahead.popleft()
@@ -166,8 +167,8 @@ class Reader:
         self._stopped_by(got)
         reading = got.last.reading if got.last else None
         waiting = reading is not None and reading.reading_stdin
-        if game_over and waiting:
-            fail(checks.game_end_waits(place))
+        if game_over is not None and waiting:
+            fail(checks.game_end_waits(game_over, place))
         described = reading.describe(self.session.transport) if reading else "it printed nothing"
         raise Stalled(Stall(place, got.waited, described, checks.interactive(waiting),
                             got.cpu_seconds))
@@ -182,7 +183,7 @@ class Reader:
         if self.patience.over_cpu(self.session.progress()):
             raise CpuTimeOver()
 
-    def content_line(self, place: Place, *, game_over: bool = False) -> str:
+    def content_line(self, place: Place, *, game_over: Board | None = None) -> str:
         """The next line that is neither blank nor a border line."""
         while True:
             text = self.line(place, game_over=game_over)
@@ -289,7 +290,7 @@ class Reader:
 
     def _dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
         """The lines of a dump, read while in the dump."""
-        first = self.content_line(place, game_over=True)
+        first = self.content_line(place, game_over=board)
         if is_new_game(first):
             fail(checks.game_end(board, True, "new game", first, place))
         one_line = split_one_line_dump(first)
@@ -300,7 +301,9 @@ class Reader:
             cells = read_cells(first, self.symbols)
             if cells is not None:
                 fail(checks.game_end(board, True, "a board", first, place))
-            fail(Failure(None, place, "a matchbox", first))
+            fail(Failure(None, place, "a matchbox", first,
+                         hints=("a matchbox line is its label, a board as nine cells, then its "
+                                "beads: " + BEAD_FORMS,)))
         texts = [first]
         while len(texts) < BOX_COUNT:
             chunk = self.session.read_ready(BOX_COUNT - len(texts))

@@ -219,7 +219,7 @@ class Referee:
         known = self.box_reader.cache if self.box_reader else {}
         self.deferred.make_due(before_game=game)
         entries = reader.dump_texts(board, self.place, known)
-        self._check_dump(entries, draws, outcome)
+        self._check_dump(entries, draws, outcome, board)
 
     def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
         """Record a MENACE move and test it against the beads of the previous dump."""
@@ -241,7 +241,8 @@ class Referee:
                                                              place.game, index, place)),
                             place.game)
 
-    def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome) -> None:
+    def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome,
+                    board: Board) -> None:
         """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
         move is sent."""
         if self.box_reader is None:
@@ -262,18 +263,20 @@ class Referee:
                 for label in dump.changed:
                     self.knowledge.beads[label] = sum(dump.boxes[label])
         place = self.place
-        self.deferred.queue(lambda: self._check_learning(previous, dump, draws, outcome, place),
-                            place.game)
+        self.deferred.queue(
+            lambda: self._check_learning(previous, dump, draws, outcome, board, place),
+            place.game)
 
     def _check_learning(self, previous: DumpReading | None, dump: DumpReading, draws: list[Draw],
-                        outcome: Outcome, place: Place) -> None:
+                        outcome: Outcome, board: Board, place: Place) -> None:
         """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
         if previous is None:
             fail(first_empty_boxes(dump, draws, outcome, place))
         else:
             assert self.box_reader is not None
-            fail(check_step(previous, dump, draws, outcome, self.declared.refill,
-                            place=place, reader=self.box_reader))
+            fail(checks.with_ending(check_step(previous, dump, draws, outcome,
+                                               self.declared.refill, place=place,
+                                               reader=self.box_reader), outcome, board))
             if dump.boxes is not None and previous.boxes is not None:
                 self._note_refills(previous, dump, draws, outcome, place)
         self.bead_draws.learnt(draws, outcome)

@@ -65,7 +65,6 @@ def report_lines(run: Run, replay_path: Path | None = None,
             lines.extend("    " + printable(line) for line in ending.stderr_tail[-6:])
         for line in decision.evidence:
             lines.append(f"  {printable(line)}")
-        lines.extend(f"  hint: {printable(hint)}" for hint in decision.hints)
         if run.game_log and decision.place.game:
             lines.append(f"  game {decision.place.game} so far, without its dump "
                          "(> judge to program, < program to judge):")
@@ -74,6 +73,7 @@ def report_lines(run: Run, replay_path: Path | None = None,
         if tail and tuple(run.game_log[-len(tail):]) != tail:
             lines.append("  last lines of the transcript:")
             lines.extend("    " + printable(line) for line in tail)
+        lines.extend(f"  hint: {printable(hint)}" for hint in decision.hints)
         if replay_path is not None:
             lines.append(f"  replay: python -m judge --replay {replay_path}")
         if shrink_command is not None:

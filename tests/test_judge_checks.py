@@ -251,7 +251,9 @@ def test_learning_says_which_result_the_program_learned_for() -> None:
     before = full_dump({CORNER_BOX: counts(0, 1)})
     failure = checks.learning(before, before, [draw], Outcome.WIN, "on-empty", PLACE)
     assert failure is not None
-    assert failure.evidence == ("MENACE won here, but the program learned as for a draw",)
+    assert failure.expected.startswith(f"box {CORNER_BOX}: 0 0 1 (0 1 before the game, one more")
+    assert failure.evidence == ("difference: square 0: 1 bead, 2 expected",
+                                "MENACE won here, but the program learned as for a draw")
 
 
 def test_an_empty_box_in_the_first_dump_needs_a_lost_game_that_emptied_it() -> None:

@@ -30,6 +30,8 @@ FAULTS = frozenset({
     "one-game-too-many", "move-after-game-over", "one-game-too-few", "leaves-child-process",
     "hangs-after-last-game", "crash-mid-game", "exit-nonzero", "closes-stdin", "closes-stdout",
     "closes-its-terminal", "floods-output", "hoards-memory", "binary-garbage",
+    # faults whose reports carry a hint (tests/test_hints.py)
+    "boxes-when-met", "beads-a-to-i", "misses-a-diagonal", "slow-start",
 })
 
 
@@ -97,17 +99,17 @@ def label_of(board):
     return max(images) if fault("greatest-image-labels") else min(images)
 
 
-def winner(board):
-    """The mark with three in a row, or None."""
-    for a, b, c in LINES:
+def winner(board, lines=LINES):
+    """The mark with three in a row on one of `lines`, or None."""
+    for a, b, c in lines:
         if board[a] != "." and board[a] == board[b] == board[c]:
             return board[a]
     return None
 
 
-def is_over(board):
-    """True when someone has three in a row or the board is full."""
-    return winner(board) is not None or "." not in board
+def is_over(board, lines=LINES):
+    """True when someone has three in a row (on one of `lines`) or the board is full."""
+    return winner(board, lines) is not None or "." not in board
 
 
 def empty_squares(board):
@@ -132,6 +134,19 @@ def first_beads(label, rng):
     return [c for c in empty_squares(label) for _ in range(rng.randint(1, 4))]
 
 
+class WhenMet(dict):
+    """Boxes made the first time their board is met (a box is printed once it exists)."""
+
+    def __init__(self, made):
+        super().__init__()
+        self.made = made
+
+    def __getitem__(self, label):
+        if label not in self:
+            self[label] = self.made[label]
+        return super().__getitem__(label)
+
+
 def all_boxes(rng):
     """The 304 matchboxes, each with its first beads."""
     boxes = {}
@@ -150,6 +165,8 @@ def all_boxes(rng):
             mark = "X" if board.count("X") == board.count("O") else "O"
             frontier.extend(play(board, c, mark) for c in empty_squares(board))
     assert len(boxes) == 304
+    if fault("boxes-when-met"):
+        return WhenMet(boxes)
     if fault("empty-box"):
         boxes[max(boxes)] = []
     if fault("illegal-bead"):
@@ -221,6 +238,8 @@ def box_line(label, beads, rng):
         label = label.replace(".", "_").replace("O", "0")
     if fault("beads-as-letters"):
         return label, " ".join(ROWS[bead // 3] + COLUMNS[bead % 3] for bead in beads)
+    if fault("beads-a-to-i"):
+        return label, " ".join("abcdefghi"[bead] for bead in beads)
     if fault("beads-one-to-nine"):
         return label, " ".join(str(bead + 1) for bead in beads)
     return label, " ".join(str(bead) for bead in beads)
@@ -357,21 +376,22 @@ def play_game(boxes, rng, first):
     misbehave_at_start()
     board = "." * 9
     drawn = []
+    lines = LINES[:-1] if fault("misses-a-diagonal") else LINES
     while True:
         board = play(board, menace_move(board, boxes, drawn, rng), "X")
         print_menace_board(board)
-        if is_over(board) and not fault("move-after-game-over"):
+        if is_over(board, lines) and not fault("move-after-game-over"):
             break
         if fault("closes-stdin"):
             sys.stdout.flush()
             time.sleep(60)
         board = play(board, read_move(board), "O")
         print_board(board)
-        if is_over(board):
+        if is_over(board, lines):
             break
     if fault("dump-before-learning"):
         print_boxes(boxes, rng)
-    learn(boxes, drawn, winner(board))
+    learn(boxes, drawn, winner(board, lines))
     if not fault("dump-before-learning"):
         print_boxes(boxes, rng)
 
@@ -380,6 +400,8 @@ def main():
     """Read N, play N games, print the boxes after each."""
     seed = 1 if SEED is None and fault("reseeds-every-game") else SEED
     rng = random.Random(seed)
+    while fault("slow-start") and time.process_time() < 4:
+        pass
     games = int(read_line())
     if fault("leaves-child-process") and os.fork() == 0:
         time.sleep(600)
