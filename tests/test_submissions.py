@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -141,11 +142,19 @@ def faults_of(manifest: Path) -> list[str]:
     return [command[i + 1] for i, arg in enumerate(command[:-1]) if arg == "--fault"]
 
 
+def hinted_faults() -> set[str]:
+    """The faults tests/test_hints.py judges to show each hint."""
+    text = (ROOT / "tests" / "test_hints.py").read_text()
+    return {name for group in re.findall(r"judged\(tmp_path, capsys, \(([^)]*)\)", text)
+            for name in re.findall(r'"([\w-]+)"', group)}
+
+
 def test_every_fault_is_known_to_the_program_and_used_by_a_fixture() -> None:
-    """No manifest names a fault the program lacks, and no fault of the program is left unjudged."""
+    """No manifest names a fault the program lacks, and no fault of the program is left unjudged
+    (by a fixture, or by the test of a hint)."""
     known = known_faults()
     used = {fault for manifest in SUBMISSIONS.glob("*/*/submission.toml")
-            for fault in faults_of(manifest)}
+            for fault in faults_of(manifest)} | hinted_faults()
     branches = {node.args[0].value for node in ast.walk(ast.parse(PROGRAM.read_text()))
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fault"
                 and isinstance(node.args[0], ast.Constant)}
