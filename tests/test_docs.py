@@ -154,3 +154,12 @@ def test_a_heading_anchor_is_made_as_a_renderer_makes_it() -> None:
 def test_the_readme_is_at_most_200_lines() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_LINES, f"README.md has {len(lines)} lines"
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    """The README's second command is the command .ci/run runs, so the README stays true."""
+    commands = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()[:6]
+                if line.startswith("    python3 ")]
+    assert len(commands) >= 2 and "pytest" in commands[1] and "--e2e" in commands[1]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert commands[1] in (line.strip() for line in ci)
