@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import options
+from judge.evidence import FALSE_ALARM
 from judge.manifest import Manifest
 from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
 from judge.sandbox import Limits, Sandbox, support
@@ -33,6 +34,10 @@ class Settings:
     sandbox: SandboxPolicy = options.SANDBOX
     keep_transcript: bool = False
     scripted: tuple[tuple[int, ...], ...] | None = None
+    false_alarm: float = FALSE_ALARM
+    """The chance each statistical check may reject a correct program in this run."""
+    measure_power: bool = False
+    """Measure what each statistical alternative could show (for a thorough judgement)."""
 
     @property
     def wall_seconds(self) -> float:
