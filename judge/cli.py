@@ -52,7 +52,8 @@ GAMES_HELP: Final = (
 
 LIMITS: Final = {"--idle-limit": options.MAX_IDLE_SECONDS, "--time-limit": options.MAX_TIME_SECONDS,
                   "--grace": options.MAX_GRACE_SECONDS,
-                  "--shrink-time": options.MAX_TIME_SECONDS}
+                  "--shrink-time": options.MAX_TIME_SECONDS,
+                  "--thorough-time": options.MAX_TIME_SECONDS}
 """The most seconds each time option allows; each must be above 0."""
 
 
@@ -144,6 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pty (a terminal, output line-buffered, echo off) or pipe (strict: a "
                            "program that never flushes stalls); default: the replay's, else the "
                            f"manifest's, else {options.TRANSPORT}")
+    play.add_argument("--thorough", action="store_true",
+                      help="after the run, if a statistical alternative has less than 99%% "
+                           "power, a second run of as many games as it needs, within "
+                           "--thorough-time (docs/statistics.md)")
+    play.add_argument("--thorough-time", type=seconds("--thorough-time"),
+                      default=options.THOROUGH_SECONDS, metavar="SECONDS",
+                      help="time budget of --thorough, both runs (default %(default)s)")
     play.add_argument("--replay", type=Path, metavar="FILE",
                       help="play again the seed and opponent moves saved by a rejection; "
                            "a command taken from the file is shown and asked about first")
@@ -305,7 +313,11 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
                     f"(from {settings.transport_source})"),
           flush=True)
     print(sandbox_line(settings.sandbox), flush=True)
-    run = _judged(manifest, settings, shrinking=args.shrink)
+    thorough_lines: list[str] = []
+    if args.thorough:
+        run, settings, thorough_lines = _judged_thoroughly(manifest, settings, args)
+    else:
+        run = _judged(manifest, settings, shrinking=args.shrink)
     from judge.report import json_text, report_lines, transcript_text
     from judge.shrink import shrinkable
 
@@ -332,11 +344,37 @@ def judge_one(args: argparse.Namespace, command: list[str]) -> int:
     can_shrink = shrinkable(run)
     hint = _shrink_command(args, command, settings) if can_shrink and not args.shrink else None
     *lines, verdict = report_lines(run, replay_path, hint)
-    print("\n".join(printable(line) for line in (*lines, *problems)), flush=True)
+    print("\n".join(printable(line) for line in (*lines, *thorough_lines, *problems)), flush=True)
     if args.shrink and can_shrink:
         _shrink_and_report(manifest, settings, run, replay_path, args.shrink_time)
     print(printable(verdict), flush=True)
     return exit_status(run.decision.verdict)
+
+
+def _judged_thoroughly(manifest: Manifest, settings: Settings,
+                       args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
+    """A thorough judgement (judge/thorough.py): the run that decides it, its settings, and the
+    lines that say how much the statistical checks could show. The first run's report is
+    printed at once when a second run follows."""
+    from judge import thorough
+    from judge.report import report_lines
+
+    first_settings = thorough.first_settings(settings)
+    run = _judged(manifest, first_settings, shrinking=args.shrink)
+    if run.decision.verdict is not Verdict.ACCEPTED:
+        return run, first_settings, [thorough.false_alarm_line()]
+    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
+    if plan.games is None:
+        return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
+    *lines, _ = report_lines(run)
+    second = thorough.second_settings(settings, plan.games)
+    print("\n".join(printable(line) for line in (*lines, *plan.lines, "",
+                     f"thorough, second run: {second.games:,} games, seed {second.seed}")),
+          flush=True)
+    run = _judged(manifest, second, shrinking=args.shrink)
+    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
 
 
 def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:

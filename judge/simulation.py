@@ -96,6 +96,12 @@ class Rejections:
     refills: int
     draw_test: Evidence
     refill_test: Evidence
+    draw_peaks: tuple[float, ...] = ()
+    """The highest log evidence each draw alternative reached after any game."""
+    refill_peaks: tuple[float, ...] = ()
+    """The same for the refill alternatives."""
+    peaks: tuple[float, float] = (0.0, 0.0)
+    """The highest log evidence of each check (bead-draws, refills) after any game."""
 
     def rejected(self, fault: Fault) -> int | None:
         """The game after which the check made for this fault rejected the run."""
@@ -232,6 +238,9 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
     draws_rejected = refills_rejected = None
     dump: dict[Board, tuple[Cell, ...]] | None = None
     identity = PERMUTATIONS[0]
+    draw_peaks = [0.0] * len(draw_test.detector.names)
+    refill_peaks = [0.0] * len(refill_test.detector.names)
+    peaks = [0.0, 0.0]
     for game in range(1, games + 1):
         menace.start_game(game)
         rival.start_game(game)
@@ -272,10 +281,15 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
             knowledge.beads[draw.label] = len(menace.boxes[draw.label])
         if game == 1:
             knowledge.beads = {label: len(beads) for label, beads in menace.boxes.items()}
-        if draws_rejected is None and not draw_test.evidence().passed:
+        draws_seen, refills_seen = draw_test.evidence(), refill_test.evidence()
+        if draws_rejected is None and not draws_seen.passed:
             draws_rejected = game
-        if refills_rejected is None and not refill_test.evidence().passed:
+        if refills_rejected is None and not refills_seen.passed:
             refills_rejected = game
+        draw_peaks = list(map(max, draw_peaks, draws_seen.log_values))
+        refill_peaks = list(map(max, refill_peaks, refills_seen.log_values))
+        peaks = [max(peaks[0], draws_seen.log_evidence), max(peaks[1], refills_seen.log_evidence)]
     draws_seen, refills_seen = draw_test.evidence(), refill_test.evidence()
     return Rejections(draws_rejected, refills_rejected, draws_seen.observations,
-                      refills_seen.observations, draws_seen, refills_seen)
+                      refills_seen.observations, draws_seen, refills_seen, tuple(draw_peaks),
+                      tuple(refill_peaks), (peaks[0], peaks[1]))

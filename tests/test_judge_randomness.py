@@ -152,7 +152,7 @@ def test_no_alternative_passes_its_false_alarm_rate() -> None:
         outcome = simulate(Fault.NONE, 0.0, 30, seed, threshold=LOWERED, printing=printing,
                            keeping=keeping, one_bead=one_bead)
         pooled += outcome.draws_rejected is not None
-        for k, top in enumerate(outcome.draw_test.log_values):
+        for k, top in enumerate(outcome.draw_peaks):
             crossed[k] += top >= math.log(LOWERED)
     assert pooled <= runs / LOWERED + tolerance
     assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(DRAW_ALTERNATIVES, crossed, strict=True))
