@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
+from judge.evidence import SMOOTHING
+
 Law = tuple[float, ...]
 """Each orbit's chance, in the order of the orbits present."""
 Order = tuple[int, ...]
@@ -31,6 +33,8 @@ HALF_SHARE: Final = 0.3
 SLOPE: Final = 0.5
 """Under the slope alternatives, the weight of the end favoured over the mean (1 + SLOPE)."""
 PLACE_LAWS: Final = 8
+PLACE_SMOOTHING: Final = (SMOOTHING,) * 4 + (0.0,) * 4
+"""The place laws' smoothing: the first four may give a draw no chance, the rest are mixtures."""
 CACHED: Final = 1 << 14
 
 

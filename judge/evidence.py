@@ -4,10 +4,12 @@ A statistical check sees, one at a time, observations the SPEC gives a law to (a
 of a refill). For each of its alternative laws `a` it bets on observation i the smoothed
 likelihood ratio
 
-    L_a(i) = (1 - s) q_a(x_i) / p(x_i) + s,        s = SMOOTHING,
+    L_a(i) = (1 - s_a) q_a(x_i) / p(x_i) + s_a,
 
 where p is the SPEC's law of observation i and q_a the alternative's, both fixed by what was seen
-before i, and x_i what was observed. Its evidence after the observations of games up to g is
+before i, and x_i what was observed. The smoothing s_a is SMOOTHING for a law that may give an
+observation no chance (so that one odd observation does not rule it out), 0 for a law that is
+already a mixture with the SPEC's. Its evidence after the observations of games up to g is
 
     E = sum_a pi(a) [ sum_{k <= g} w(k) prod_{i: game(i) >= k} L_a(i) + (1 - W(g)) ],
 
@@ -21,7 +23,7 @@ k < 10^6 is 2.1097..., and the rest is below the integral of 1 / (x ln(x)^2) fro
 **The bound.** Under the SPEC, given everything before observation i (the program's earlier
 output, the judge's opponent and its random numbers included),
 
-    E[L_a(i) | past] = sum_{x: p(x) > 0} p(x) ((1 - s) q_a(x) / p(x) + s) = (1 - s) q_a(p > 0) + s <= 1.
+    E[L_a(i) | past] = sum_{x: p(x) > 0} p(x) ((1 - s_a) q_a(x) / p(x) + s_a) <= 1.
 
 So each product over the observations of games k on is a nonnegative supermartingale starting at
 1, whatever the opponent does, and E, a mixture of them with weights fixed in advance plus a
@@ -52,7 +54,7 @@ from typing import Final
 FALSE_ALARM: Final = 1e-4
 """Each statistical check rejects at most this fraction of correct runs."""
 SMOOTHING: Final = 0.1
-"""Each alternative is mixed with this share of the SPEC's law."""
+"""An alternative that may give an observation no chance is mixed with this share of the SPEC's."""
 POWER: Final = 0.99
 """The chance of rejecting an alternative's own law that counts as enough games."""
 Z_POWER: Final = NormalDist().inv_cdf(POWER)
@@ -70,9 +72,9 @@ def start_weight(game: int) -> float:
     return 1 / (START_NORM * (game + 1) * math.log(game + 1) ** 2)
 
 
-def log_bet(ratio: float) -> float:
+def log_bet(ratio: float, smoothing: float = SMOOTHING) -> float:
     """The log of the smoothed bet on a likelihood ratio."""
-    return math.log((1 - SMOOTHING) * ratio + SMOOTHING)
+    return math.log((1 - smoothing) * ratio + smoothing)
 
 
 def _log_add(a: float, b: float) -> float:
@@ -84,12 +86,13 @@ def _log_add(a: float, b: float) -> float:
     return a + math.log1p(math.exp(b - a))
 
 
-def moments(law: Sequence[float], spec: Sequence[float]) -> Moments:
+def moments(law: Sequence[float], spec: Sequence[float],
+            smoothing: float = SMOOTHING) -> Moments:
     """The mean and variance of the log bet on one observation drawn by `law` (the SPEC's: `spec`)."""
     mean = square = 0.0
     for q, p in zip(law, spec, strict=True):
         if q > 0:
-            bet = log_bet(q / p)
+            bet = log_bet(q / p, smoothing)
             mean += q * bet
             square += q * bet * bet
     return mean, max(square - mean * mean, 0.0)
@@ -200,8 +203,12 @@ class Detector:
 
     def __init__(self, names: Sequence[str], threshold: float = 1 / FALSE_ALARM,
                  sized: Sequence[bool] | None = None, measure_power: bool = False,
-                 shares: Sequence[float] | None = None) -> None:
+                 shares: Sequence[float] | None = None,
+                 smoothing: Sequence[float] | None = None) -> None:
         self.names = tuple(names)
+        self.smoothing = (tuple(smoothing) if smoothing is not None
+                          else (SMOOTHING,) * len(self.names))
+        """Each alternative's share of the SPEC's law in its bets."""
         self.shares = tuple(shares) if shares is not None else ()
         assert not self.shares or (len(self.shares) == len(self.names)
                                    and math.fsum(self.shares) <= 1 + 1e-12)
@@ -246,8 +253,8 @@ class Detector:
         self._begin(game)
         self.observations += 1
         active, best, log = self.active, self.best, math.log
-        for k, ratio in enumerate(ratios):
-            bet = log((1 - SMOOTHING) * ratio + SMOOTHING)
+        for k, (ratio, smoothing) in enumerate(zip(ratios, self.smoothing, strict=True)):
+            bet = log((1 - smoothing) * ratio + smoothing)
             active[k] += bet
             best[k] += bet
         if self.expected is not None and observed_moments is not None:

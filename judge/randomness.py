@@ -29,6 +29,7 @@ from judge.draw_laws import (
     CACHED,
     COUNT_POWERS,
     PLACE_LAWS,
+    PLACE_SMOOTHING,
     Law,
     Order,
     count_laws,
@@ -38,7 +39,7 @@ from judge.draw_laws import (
     place_names,
     place_ratios,
 )
-from judge.evidence import FALSE_ALARM, Detector, Evidence, Moments, moments
+from judge.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
 from judge.refill_law import Counts, Refilled, RefillStatistics, orbit_ids, refill_beads
 
 __all__ = ["DRAW_ALTERNATIVES", "FALSE_ALARM", "Counts", "DrawStatistics", "Drawn", "Evidence",
@@ -60,6 +61,9 @@ FAMILIES: Final = ((len(COUNT_POWERS), 0.25), (3 * PLACE_LAWS, 0.5), (len(ORDERS
 """The alternatives by family, in order, and each family's share of the evidence, spread evenly
 over its alternatives: the count laws, the place laws, the repeats."""
 DRAW_SHARES: Final = tuple(share / size for size, share in FAMILIES for _ in range(size))
+DRAW_SMOOTHING: Final = (*(SMOOTHING,) * len(COUNT_POWERS),
+                         *(PLACE_SMOOTHING * 3), *(0.0,) * (len(ORDERS) + 1))
+"""Each alternative's smoothing: none for the laws already mixed with the SPEC's."""
 SQUARES: Final = range(9)
 
 
@@ -84,9 +88,9 @@ def counts_of(beads: Sequence[Cell]) -> Counts:
 
 
 @lru_cache(maxsize=CACHED)
-def _moments(law: Law, spec: Law) -> Moments:
+def _moments(law: Law, spec: Law, smoothing: float) -> Moments:
     """The moments of the log bet on a law, remembered: most laws recur from draw to draw."""
-    return moments(law, spec)
+    return moments(law, spec, smoothing)
 
 
 def _repeat_law(present: Order, last: int | None, spec: Law) -> Law:
@@ -110,7 +114,8 @@ def _draw_moments(drawn: Drawn, orders: tuple[Order, Order, Order], ends: tuple[
             *place_laws(by_age, present, *ends), _repeat_law(present, repeat, spec),
             *(near_law(order, present, near, REPEAT_SHARE, spec) if near else spec
               for order, near in zip(orders, nears, strict=True))]
-    return [_moments(law, spec) for law in laws]
+    return [_moments(law, spec, smoothing) for law, smoothing in zip(laws, DRAW_SMOOTHING,
+                                                                     strict=True)]
 
 
 class DrawStatistics:
@@ -118,7 +123,7 @@ class DrawStatistics:
 
     def __init__(self, threshold: float = 1 / FALSE_ALARM, measure_power: bool = False) -> None:
         self.detector = Detector(DRAW_ALTERNATIVES, threshold, measure_power=measure_power,
-                                 shares=DRAW_SHARES)
+                                 shares=DRAW_SHARES, smoothing=DRAW_SMOOTHING)
         self.ages = Ages()
         self.game = 0
         self.places: dict[int, tuple[list[int], ...]] = {}

@@ -32,7 +32,7 @@ from typing import Final
 from reference.board import EMPTY, Board, Cell
 from reference.symmetry import map_cell, stabiliser
 
-from judge.evidence import FALSE_ALARM, Detector, Evidence, Moments, moments
+from judge.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
 from judge.options import RefillRule
 
 Counts = tuple[int, ...]
@@ -62,6 +62,9 @@ REFILL_ALTERNATIVES: Final = (
 )
 PATTERNS: Final = 2
 """The pattern alternatives, last: they learn their law, so they have no stated size."""
+REFILL_SMOOTHING: Final = (SMOOTHING, SMOOTHING, SMOOTHING, 0.0, 0.0, SMOOTHING, 0.0,
+                           *(0.0,) * len(_ENDS), *(SMOOTHING,) * PATTERNS)
+"""Each alternative's smoothing: none for the laws already mixed with the SPEC's."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,8 @@ def _table(label: Board, beads: int, drawn: int, printed_ends: tuple[int, int]) 
             iid(_pulled(bead, drawn, DRAWN_SHARE)),
             *(iid(_pulled(bead, ends[end, frame], share)) for end, frame, share in _ENDS))
     return _Table({x: j for j, x in enumerate(outcomes)}, spec, laws,
-                  tuple(moments(law, spec) for law in laws))
+                  tuple(moments(law, spec, smoothing)
+                        for law, smoothing in zip(laws, REFILL_SMOOTHING[:-PATTERNS], strict=True)))
 
 
 class RefillStatistics:
@@ -212,7 +216,8 @@ class RefillStatistics:
                  measure_power: bool = False) -> None:
         self.rng = rng
         sized = [True] * (len(REFILL_ALTERNATIVES) - PATTERNS) + [False] * PATTERNS
-        self.detector = Detector(REFILL_ALTERNATIVES, threshold, sized, measure_power)
+        self.detector = Detector(REFILL_ALTERNATIVES, threshold, sized, measure_power,
+                                 smoothing=REFILL_SMOOTHING)
         self.histograms = [[0.0] * REFILL_BINS for _ in range(PATTERNS)]
         """How many refill PITs fell in each bin, by square and as printed, forgetting old ones."""
 

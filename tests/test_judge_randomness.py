@@ -21,8 +21,15 @@ from judge.draw_laws import (
     place_laws,
     place_ratios,
 )
-from judge.evidence import SMOOTHING, start_weight
-from judge.randomness import DRAW_ALTERNATIVES, REPEAT_SHARE, Drawn, DrawStatistics, counts_of
+from judge.evidence import start_weight
+from judge.randomness import (
+    DRAW_ALTERNATIVES,
+    DRAW_SMOOTHING,
+    REPEAT_SHARE,
+    Drawn,
+    DrawStatistics,
+    counts_of,
+)
 from judge.refill_law import orbit_ids
 from judge.simulation import Fault, Keeping, Printing, simulate
 
@@ -115,7 +122,8 @@ def test_each_alternative_has_mean_one_under_the_spec() -> None:
                 # evidence = (w(1) + w(2)) * bet + 1 - (w(1) + w(2)): one bet, in game 2
                 joined = start_weight(1) + start_weight(2)
                 bet = (math.exp(log) - 1 + joined) / joined
-                means[k] += chance * (bet - SMOOTHING) / (1 - SMOOTHING)
+                smoothing = DRAW_SMOOTHING[k]
+                means[k] += chance * (bet - smoothing) / (1 - smoothing)
         assert means == pytest.approx([1.0] * len(DRAW_ALTERNATIVES))
 
 
