@@ -16,22 +16,33 @@ same kind (median and most over `runs`), with the share of runs in which they fi
 `--late` prints, for faults of full size that start at game 150, how many games after their
 start the bead-draws check took. `--false-alarms N` judges N correct runs of 200 games of every
 kind (print order, list keeping, first beads) and counts the rejections at the threshold 1e4 and
-at 20.
+at 20. `--speed [--against FOLDER]` times the bead-draws test a draw, caches cold, on the draws
+of 4 simulated runs of 200 games, replayed by this tree's judge and, in turns, by the judge of
+another checkout (say, `git archive 8e17f11 judge reference | tar -x -C /tmp/old`).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import pickle
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
+
+from reference.board import Board, Cell
 
 from judge.evidence import FALSE_ALARM
 from judge.options import OpponentKind
+from judge.randomness import Drawn
 from judge.simulation import REFILL_FAULTS, Fault, Keeping, Printing, simulate
 from judge.thorough import BUDGET_SHARE, games_needed
 from judge.thorough import RUNS as THOROUGH_RUNS
@@ -191,6 +202,62 @@ def late(options: argparse.Namespace) -> None:
               flush=True)
 
 
+REPLAY = """
+import pickle, sys, time
+import judge.randomness as R
+draws = pickle.load(open(sys.argv[1], 'rb'))
+cached = [f for module in sys.modules.values() if (module.__name__ or '').startswith('judge.')
+          for f in vars(module).values() if hasattr(f, 'cache_clear')]
+best = 9.0
+for _ in range(7):
+    for f in cached:
+        f.cache_clear()
+    start = time.perf_counter()
+    for run in draws:
+        statistic = R.DrawStatistics()
+        for kind, item in run:
+            if kind == 'draw':
+                statistic.add(R.Drawn(*item))
+            else:
+                statistic.learnt(*item)
+    best = min(best, time.perf_counter() - start)
+print(best / sum(kind == 'draw' for run in draws for kind, _ in run) * 1e6)
+"""
+"""Replays recorded draws through whichever judge is on the path: the best of 7, in us a draw."""
+
+
+def speed(against: str | None) -> None:
+    """Time the bead-draws test a draw, here and, in turns, in another checkout."""
+    import judge.simulation as simulation
+
+    runs: list[list[tuple[str, object]]] = []
+
+    class Recording(simulation.DrawStatistics):
+        def add(self, drawn: Drawn) -> None:
+            runs[-1].append(("draw", (drawn.label, drawn.beads, drawn.squares, drawn.game,
+                                      drawn.index)))
+            super().add(drawn)
+
+        def learnt(self, draws: Iterable[tuple[Board, frozenset[Cell]]], kept: int) -> None:
+            runs[-1].append(("learnt", (list(draws), kept)))
+            super().learnt(draws, kept)
+
+    simulation.DrawStatistics = Recording  # type: ignore[misc]
+    for seed in range(4):
+        runs.append([])
+        simulate(Fault.NONE, 0.0, 200, seed)
+    with tempfile.NamedTemporaryFile(suffix=".pkl") as file:
+        pickle.dump(runs, file)
+        file.flush()
+        folders = [str(Path(__file__).resolve().parent.parent), *([against] if against else [])]
+        for turn in range(3):
+            for folder in folders:
+                found = subprocess.run([sys.executable, "-c", REPLAY, file.name], check=True,
+                                       env={**os.environ, "PYTHONPATH": folder},
+                                       capture_output=True, text=True).stdout
+                print(f"turn {turn + 1}, {folder}: {float(found):.1f} us a draw", flush=True)
+
+
 def main() -> None:
     """Print the power table, the late faults, or the false alarms."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -206,9 +273,13 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=1, help="the game each fault starts at")
     parser.add_argument("--late", action="store_true")
     parser.add_argument("--false-alarms", type=int, default=0, metavar="RUNS")
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--against", metavar="FOLDER", help="with --speed: another checkout")
     options = parser.parse_args()
     start = time.perf_counter()
-    if options.false_alarms:
+    if options.speed:
+        speed(options.against)
+    elif options.false_alarms:
         false_alarms(options.false_alarms, options.opponent)
     elif options.late:
         late(options)
