@@ -47,7 +47,7 @@ from judge.simulation import REFILL_FAULTS, Fault, Keeping, Printing, simulate
 from judge.thorough import BUDGET_SHARE, games_needed
 from judge.thorough import RUNS as THOROUGH_RUNS
 
-SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FIRST_GAMES = 200
 """The games of a thorough judgement's first run."""
 

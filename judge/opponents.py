@@ -15,8 +15,8 @@ from judge.options import OpponentKind
 
 MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4), (OpponentKind.PERFECT, 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""
-HUNTING_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 3), (OpponentKind.PERFECT, 3))
-"""The same while the run has few refills: losses drain boxes, and the coverage opponent hunts."""
+HUNTING_WEIGHTS: Final = ((OpponentKind.COVERAGE, 5), (OpponentKind.RANDOM, 3), (OpponentKind.PERFECT, 2))
+"""The same while the run has few refills: more of the coverage opponent, which then hunts them."""
 FEW_REFILLS: Final = 0.1
 """Refills a game below which a run has few: then the coverage opponent hunts refills."""
 FIRST_HUNT: Final = 11

@@ -195,9 +195,9 @@ def test_each_alternative_catches_its_fault(fault: Fault, size: float, games: in
 @pytest.mark.parametrize("fault", [Fault.UNIFORM, Fault.SHARPENED])
 def test_a_fault_from_game_150_is_caught_within_150_games(fault: Fault) -> None:
     """A MENACE correct until game 150 and faulty from then on is not rejected before game 150,
-    and is rejected within 150 games of it, dated from about game 150."""
+    and is rejected within 150 games of it, dated from game 150 give or take 30."""
     for seed in (1, 2, 3):
         outcome = simulate(fault, 1.0, 300, seed, start=150)
         assert outcome.draws_rejected is not None and 150 <= outcome.draws_rejected <= 300
         k = max(range(len(DRAW_ALTERNATIVES)), key=lambda j: outcome.draw_test.log_values[j])
-        assert 130 <= outcome.draw_test.starts[k] <= 170, outcome.draw_test.strongest
+        assert 120 <= outcome.draw_test.starts[k] <= 180, outcome.draw_test.strongest
