@@ -473,7 +473,8 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
 
 def _per_alternative(test: Evidence) -> tuple[str, ...]:
     """The evidence for each alternative, a line each, for the report."""
-    return ("likelihood ratio of each alternative against the SPEC's law:",
+    return ("likelihood ratio of each alternative against the SPEC's law, mixed over the game "
+            "its fault would start at:",
             *(f"  {line}" for line in test.per_alternative()))
 
 
