@@ -9,10 +9,10 @@ Each fault of `judge.simulation` (a simulated MENACE like the canonical test sub
 tried at sizes from 0.05 to 1, bisected: a size counts as caught when at most 1% of `runs`
 simulated runs against the mixed opponent are accepted by the check made for the fault. A
 column is a number of games, or `thorough`: the size stated by the alternative made for the
-fault, which the thorough mode plays until it has 99% power against (`judge.thorough`), and the
-games that takes, planned from the moments of first runs of 200 games of a correct MENACE of the
-same kind (median and most over `runs`), with the share of runs in which they fit a budget of
---thorough-time seconds at --game-ms a game.
+fault, which the thorough mode plays on to have 99% power against (`judge.thorough`): a correct
+MENACE of the fault's kind is judged thoroughly (--thorough-runs times; a budget of
+--thorough-time seconds at --game-ms a game), and the column gives the second run's games and
+the power against that size the last run measured.
 `--late` prints, for faults of full size that start at game 150, how many games after their
 start the bead-draws check took. `--false-alarms N` judges N correct runs of 200 games of every
 kind (print order, list keeping, first beads) and counts the rejections at the threshold 1e4 and
@@ -35,7 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from reference.board import Board, Cell
@@ -43,9 +43,9 @@ from reference.board import Board, Cell
 from judge.evidence import FALSE_ALARM
 from judge.options import OpponentKind
 from judge.randomness import Drawn
-from judge.simulation import REFILL_FAULTS, Fault, Keeping, Printing, simulate
-from judge.thorough import BUDGET_SHARE, games_needed
+from judge.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
 from judge.thorough import RUNS as THOROUGH_RUNS
+from judge.thorough import plan
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FIRST_GAMES = 200
@@ -108,31 +108,39 @@ CASES = (
 )
 
 
+@cache
+def judged_thoroughly(one_bead: bool, printing: Printing, seed: int, opponent: OpponentKind,
+                      game_ms: float, budget: float) -> tuple[int, Rejections]:
+    """A correct MENACE of this kind judged thoroughly: the second run's games (0: none), and
+    the last run (the same for every fault class of this kind of MENACE)."""
+    run = partial(simulate, Fault.NONE, 0.0, one_bead=one_bead, printing=printing,
+                  opponent=opponent, threshold=THOROUGH_RUNS / FALSE_ALARM, measure_power=True)
+    outcome = run(FIRST_GAMES, seed)
+    second = plan([("bead-draws", outcome.draw_test), ("refills", outcome.refill_test)],
+                  FIRST_GAMES, FIRST_GAMES * game_ms / 1000, budget)
+    if second.games is None:
+        return 0, outcome
+    return second.games, run(second.games, seed + 1_000_000)
+
+
 def thorough_games(case: Case, options: argparse.Namespace) -> str:
-    """The stated size the thorough mode aims at for this fault, and the games a run needs for
-    99% power against it, from the moments of first runs of 200 games (median and most)."""
+    """The stated size the thorough mode aims at for this fault, the games of its second run, and
+    the power against that size the last run measured, over thorough judgements of a correct
+    MENACE of the fault's kind."""
     if not case.alternative:
         return "no alternative of a stated size"
-    threshold = THOROUGH_RUNS / FALSE_ALARM
-    needs = []
-    for seed in range(options.runs):
-        outcome = simulate(Fault.NONE, 0.0, FIRST_GAMES, seed, one_bead=case.one_bead,
-                           printing=case.printing, opponent=options.opponent,
-                           threshold=threshold, measure_power=True)
+    powers, games = [], []
+    for seed in range(options.thorough_runs):
+        played, outcome = judged_thoroughly(case.one_bead, case.printing, seed, options.opponent,
+                                            options.game_ms, options.thorough_time)
         test = outcome.refill_test if case.fault in REFILL_FAULTS else outcome.draw_test
-        k = test.names.index(case.alternative)
-        needs.append(games_needed(test.expected[k], test.variances[k], test.share(k),
-                                  test.threshold, FIRST_GAMES))
-    cap = options.thorough_time * 1000 / options.game_ms * BUDGET_SHARE
-    median, most = statistics.median(needs), max(needs)
-    within = sum(n <= cap for n in needs)
-    return (f"s = {case.stated:g}: {_games(median)} games (most {_games(most)}); "
-            f"within the budget in {within / len(needs):.0%} of runs")
-
-
-def _games(games: float) -> str:
-    """A number of games, rounded up, or "never"."""
-    return f"{math.ceil(games):,}" if math.isfinite(games) else "never"
+        found = test.powers()[test.names.index(case.alternative)]
+        assert found is not None
+        powers.append(found)
+        games.append(played)
+    return (f"s = {case.stated:g}: second run of {statistics.median(games):,.0f} games "
+            f"(median); power reached: median {statistics.median(powers):.0%}, lowest "
+            f"{min(powers):.0%}")
 
 
 def one_run(case: Case, size: float, games: int, options: argparse.Namespace,
@@ -195,11 +203,11 @@ def late(options: argparse.Namespace) -> None:
     for fault in (Fault.UNIFORM, Fault.SHARPENED, Fault.FRONT_HALF):
         after = [simulate(fault, 1.0, 400, seed, start=150).draws_rejected
                  for seed in range(options.runs)]
-        caught = sorted(game - 150 for game in after if game is not None)
-        print(f"| {fault}, size 1, from game 150 | {len(caught)} of {options.runs} within 250 "
-              f"games | {caught[0]}-{caught[-1]} games after the start, median "
-              f"{statistics.median(caught):g} |" if caught else f"| {fault} | none caught |",
-              flush=True)
+        games = sorted(math.inf if game is None else game - 150 for game in after)
+        within = sum(game <= 150 for game in games)
+        print(f"| {fault}, size 1, from game 150 | {within} of {options.runs} | median "
+              f"{statistics.median(games):g}, 90th percentile "
+              f"{games[int(0.9 * len(games))]:g}, most {games[-1]:g} |", flush=True)
 
 
 REPLAY = """
@@ -268,6 +276,7 @@ def main() -> None:
     parser.add_argument("--opponent", type=OpponentKind, choices=list(OpponentKind),
                         default=OpponentKind.MIXED)
     parser.add_argument("--thorough-time", type=float, default=60.0)
+    parser.add_argument("--thorough-runs", type=int, default=20)
     parser.add_argument("--game-ms", type=float, default=6.0,
                         help="a program's time a game, for the thorough plan (canonical: 6)")
     parser.add_argument("--start", type=int, default=1, help="the game each fault starts at")
