@@ -17,6 +17,7 @@ from judge.formats import Counts
 from judge.hints import missed_line, why_over
 from judge.options import RefillRule
 from judge.randomness import (
+    FALSE_ALARM,
     Drawn,
     DrawStatistics,
     Evidence,
@@ -263,8 +264,8 @@ REFILL_LAW: Final = "refill beads independent and uniform over the label's empty
 class BeadDraws:
     """Check 7, pooled over a run: each move's chosen square against the previous dump's beads."""
 
-    def __init__(self) -> None:
-        self.statistics = DrawStatistics()
+    def __init__(self, threshold: float = 1 / FALSE_ALARM, measure_power: bool = False) -> None:
+        self.statistics = DrawStatistics(threshold, measure_power)
 
     def add(self, label: Board, beads: tuple[Cell, ...], squares: frozenset[Cell], game: int,
             index: int, place: Place) -> Failure | None:
@@ -282,13 +283,17 @@ class BeadDraws:
         """Note what learning put back into the boxes drawn from."""
         self.statistics.learnt([(draw.label, draw.squares) for draw in draws], KEPT[outcome])
 
+    def refilled(self, label: Board, beads: Counts) -> None:
+        """Note that a box was emptied and refilled with these beads (for the beads' ages)."""
+        self.statistics.refilled(label, beads)
+
     def result(self) -> Evidence:
         """The pooled test so far."""
         return self.statistics.evidence()
 
 
 def bead_draws(test: Evidence, place: Place) -> Failure | None:
-    """Check 7: no alternative way of drawing explains the moves 10,000 times better (Ville)."""
+    """Check 7: the evidence against drawing by the beads has not reached its threshold."""
     if test.passed:
         return None
     return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
@@ -298,19 +303,20 @@ def bead_draws(test: Evidence, place: Place) -> Failure | None:
 class Refills:
     """Check 6's statistical part, pooled over a run: where the beads of every refill seen went."""
 
-    def __init__(self, seed: int) -> None:
-        self.statistics = RefillStatistics(random.Random(seed))
+    def __init__(self, seed: int, threshold: float = 1 / FALSE_ALARM,
+                 measure_power: bool = False) -> None:
+        self.statistics = RefillStatistics(random.Random(seed), threshold, measure_power)
 
     def add(self, before: BoxReading, after: BoxReading, squares: frozenset[Cell],
-            outcome: Outcome, refill: RefillRule) -> bool:
-        """Account for a drawn box between two dumps; True when it shows a refill."""
+            outcome: Outcome, refill: RefillRule, game: int) -> Counts | None:
+        """Account for a drawn box between two dumps of game `game`: its refill beads, if any."""
         assert after.label is not None
         beads = refill_beads(before.counts, after.counts, squares, KEPT[outcome], refill)
         if beads is None or not any(beads):
-            return False
-        printed = PERMUTATIONS[inverse(after.frame)]
-        self.statistics.add(Refilled(after.label, beads, printed))
-        return True
+            return None
+        printed = PERMUTATIONS[inverse(before.frame)]
+        self.statistics.add(Refilled(after.label, beads, printed, squares, game))
+        return beads
 
     def result(self) -> Evidence:
         """The pooled test so far."""
@@ -318,7 +324,7 @@ class Refills:
 
 
 def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
-    """Check 6, refills: no alternative explains the refill beads 10,000 times better (Ville)."""
+    """Check 6, refills: the evidence against the refill law has not reached its threshold."""
     if test.passed:
         return None
     return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refills", REFILL_LAW),
@@ -327,7 +333,8 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
 
 def _per_alternative(test: Evidence) -> tuple[str, ...]:
     """The evidence for each alternative, a line each, for the report."""
-    return ("likelihood ratio of each alternative against the SPEC's law:",
+    return ("likelihood ratio of each alternative against the SPEC's law, mixed over the game "
+            "its fault would start at:",
             *(f"  {line}" for line in test.per_alternative()))
 
 

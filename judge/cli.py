@@ -19,6 +19,7 @@ from typing import Final, TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
+from judge import thorough
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -76,7 +77,11 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
                     f"(from {settings.transport_source})"),
           flush=True)
     print(sandbox_line(settings.sandbox), flush=True)
-    run = _judged(manifest, settings, shrinking=args.shrink)
+    thorough_lines: list[str] = []
+    if args.thorough:
+        run, settings, thorough_lines = _judged_thoroughly(manifest, settings, args)
+    else:
+        run = _judged(manifest, settings, shrinking=args.shrink)
 
     replay_path: Path | None = None
     problems: list[str] = []
@@ -101,11 +106,36 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
     can_shrink = shrinkable(run)
     hint = _shrink_command(args, command, settings) if can_shrink and not args.shrink else None
     *lines, verdict = report_lines(run, replay_path, hint)
-    print("\n".join(printable(line) for line in (*lines, *problems)), flush=True)
+    print("\n".join(printable(line) for line in (*lines, *thorough_lines, *problems)),
+          flush=True)
     if args.shrink and can_shrink:
         _shrink_and_report(manifest, settings, run, replay_path, args.shrink_time)
     print(printable(verdict), flush=True)
     return exit_status(run.decision.verdict)
+
+
+def _judged_thoroughly(manifest: Manifest, settings: Settings,
+                       args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
+    """A thorough judgement (judge/thorough.py): the run that decides it, its settings, and the
+    lines that say how much the statistical checks could show. The first run's report is
+    printed at once when a second run follows."""
+    first_settings = thorough.first_settings(settings)
+    run = _judged(manifest, first_settings, shrinking=args.shrink)
+    if run.decision.verdict is not Verdict.ACCEPTED:
+        return run, first_settings, [thorough.false_alarm_line()]
+    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
+    if plan.games is None:
+        return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
+    *lines, _ = report_lines(run)
+    second = thorough.second_settings(settings, plan.games)
+    print("\n".join(printable(line) for line in (*lines, *plan.lines, "",
+                     f"thorough, second run: {plural(second.games, 'game')}, "
+                     f"seed {second.seed}")),
+          flush=True)
+    run = _judged(manifest, second, shrinking=args.shrink)
+    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
 
 
 def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:

@@ -15,6 +15,12 @@ from judge.options import OpponentKind
 
 MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4), (OpponentKind.PERFECT, 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""
+HUNTING_WEIGHTS: Final = ((OpponentKind.COVERAGE, 5), (OpponentKind.RANDOM, 3), (OpponentKind.PERFECT, 2))
+"""The same while the run has few refills: more of the coverage opponent, which then hunts them."""
+FEW_REFILLS: Final = 0.1
+"""Refills a game below which a run has few: then the coverage opponent hunts refills."""
+FIRST_HUNT: Final = 11
+"""The first game that may hunt refills: the games before show whether a run has few."""
 
 
 class Opponent(Protocol):
@@ -37,6 +43,13 @@ class Knowledge:
         """How often MENACE has drawn from each box (by canonical label)."""
         self.beads: dict[Board, int] = {}
         """The number of beads in each box at the last dump."""
+        self.refills = 0
+        """How many draws so far emptied a box (a refill the dumps show)."""
+
+    def few_refills(self, game: int) -> bool:
+        """True when the games before `game` (from FIRST_HUNT) showed fewer refills than
+        FEW_REFILLS a game."""
+        return game >= FIRST_HUNT and self.refills < FEW_REFILLS * (game - 1)
 
 
 class RandomOpponent:
@@ -72,7 +85,12 @@ class PerfectOpponent:
 
 
 class CoverageOpponent:
-    """Steers MENACE into nearly empty boxes (refills), then boxes not drawn from yet, else plays to win."""
+    """Steers MENACE into nearly empty boxes (refills), then boxes not drawn from yet, else plays to win.
+
+    While the run has few refills it hunts them instead of new boxes: after the nearly empty
+    boxes, it plays to win into the box with the fewest beads, so that MENACE's losses drain
+    boxes down to one bead, whose next draw refills it.
+    """
 
     name = "coverage"
     NEARLY_EMPTY: Final = 2
@@ -80,9 +98,11 @@ class CoverageOpponent:
     def __init__(self, rng: random.Random, knowledge: Knowledge) -> None:
         self.rng = rng
         self.knowledge = knowledge
+        self.hunting = False
 
     def start_game(self, game: int) -> None:
-        """Nothing to prepare."""
+        """Hunt refills in this game if the run has had few."""
+        self.hunting = self.knowledge.few_refills(game)
 
     def move(self, board: Board) -> Cell:
         """The move that best serves coverage: refills first, new boxes next, then winning play."""
@@ -98,6 +118,8 @@ class CoverageOpponent:
             drawn = self.knowledge.draws[label]
             if beads is not None and beads <= self.NEARLY_EMPTY:
                 bucket = 0
+            elif self.hunting:
+                return (fallback - 1, beads or 0, 0, self.rng.random())
             elif drawn == 0:
                 bucket = 1
             else:
@@ -173,6 +195,7 @@ class MixedOpponent:
 
     def __init__(self, rng: random.Random, knowledge: Knowledge) -> None:
         self.rng = rng
+        self.knowledge = knowledge
         self.kinds: dict[OpponentKind, Opponent] = {
             OpponentKind.COVERAGE: CoverageOpponent(rng, knowledge),
             OpponentKind.RANDOM: RandomOpponent(rng),
@@ -181,10 +204,12 @@ class MixedOpponent:
         self.current: Opponent = self.kinds[OpponentKind.COVERAGE]
 
     def start_game(self, game: int) -> None:
-        """Pick this game's kind of opponent."""
-        names = [name for name, _ in MIXED_WEIGHTS]
-        weights = [weight for _, weight in MIXED_WEIGHTS]
+        """Pick this game's kind of opponent: more losses for MENACE while refills are few."""
+        table = HUNTING_WEIGHTS if self.knowledge.few_refills(game) else MIXED_WEIGHTS
+        names = [name for name, _ in table]
+        weights = [weight for _, weight in table]
         self.current = self.kinds[self.rng.choices(names, weights)[0]]
+        self.current.start_game(game)
 
     def move(self, board: Board) -> Cell:
         """The move of this game's kind of opponent."""

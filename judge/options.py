@@ -118,6 +118,8 @@ OPEN_FILES: Final = 128
 SANDBOX: Final = SandboxPolicy.AUTO
 SHRINK_SECONDS: Final = 60.0
 """Time budget for shrinking a rejection (`--shrink-time`)."""
+THOROUGH_SECONDS: Final = 600.0
+"""Time budget of a thorough judgement, both runs (`--thorough-time`)."""
 
 
 def time_limit(games: int) -> float:

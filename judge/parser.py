@@ -38,7 +38,8 @@ GAMES_HELP: Final = (
 
 LIMITS: Final = {"--idle-limit": options.MAX_IDLE_SECONDS, "--time-limit": options.MAX_TIME_SECONDS,
                   "--grace": options.MAX_GRACE_SECONDS,
-                  "--shrink-time": options.MAX_TIME_SECONDS}
+                  "--shrink-time": options.MAX_TIME_SECONDS,
+                  "--thorough-time": options.MAX_TIME_SECONDS}
 """The most seconds each time option allows; each must be above 0."""
 
 
@@ -148,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pty (a terminal, output line-buffered, echo off) or pipe (strict: a "
                            "program that never flushes stalls); default: the replay's, else the "
                            f"manifest's or the file's header's, else {options.TRANSPORT}")
+    play.add_argument("--thorough", action="store_true",
+                      help="after the run, if a statistical alternative has less than 99%% "
+                           "power, a second run of as many games as it needs, within "
+                           "--thorough-time (docs/statistics.md)")
+    play.add_argument("--thorough-time", type=seconds("--thorough-time"),
+                      default=options.THOROUGH_SECONDS, metavar="SECONDS",
+                      help="time budget of --thorough, both runs (default %(default)s)")
     play.add_argument("--replay", type=Path, metavar="FILE",
                       help="play again the seed and opponent moves saved by a rejection; "
                            "a command taken from the file is shown and asked about first")

@@ -97,8 +97,9 @@ class Referee:
                              patience=settings.patience(), keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
-        self.bead_draws = BeadDraws()
-        self.refill_test = Refills(settings.seed)
+        threshold = 1 / settings.false_alarm
+        self.bead_draws = BeadDraws(threshold, settings.measure_power)
+        self.refill_test = Refills(settings.seed, threshold, settings.measure_power)
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
         self.results: list[Outcome] = []
@@ -234,6 +235,7 @@ class Referee:
         counts = previous.boxes[draw.label]
         if sum(counts) == (1 if self.declared.refill is RefillRule.ON_EMPTY else 0):
             self.refills += 1
+            self.knowledge.refills += 1
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
         beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
@@ -286,9 +288,10 @@ class Referee:
                       outcome: Outcome, place: Place) -> None:
         """Test the beads of each refill the two dumps show (check 6, statistical)."""
         for draw in draws:
-            if self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
-                                    draw.squares, outcome, self.declared.refill):
-                self.bead_draws.statistics.refilled(draw.label)
+            beads = self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
+                                         draw.squares, outcome, self.declared.refill, place.game)
+            if beads is not None:
+                self.bead_draws.refilled(draw.label, beads)
         fail(checks.refill_beads_check(self.refill_test.result(), place))
 
     def finish(self) -> None:

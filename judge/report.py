@@ -91,10 +91,17 @@ def _used(ending: Ending | None) -> str:
 
 
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
-    """A statistical test as a JSON-ready dictionary, with the log evidence per alternative."""
-    return {"observations": evidence.observations, "log_evidence": evidence.log_evidence,
-            "passed": evidence.passed,
-            "alternatives": dict(zip(evidence.names, evidence.log_ratios, strict=True))}
+    """A statistical test as a JSON-ready dictionary: the log evidence per alternative, its likeliest
+    start game, and its power when measured."""
+    found: dict[str, Any] = {
+        "observations": evidence.observations, "log_evidence": evidence.log_evidence,
+        "passed": evidence.passed, "threshold": evidence.threshold,
+        "alternatives": dict(zip(evidence.names, evidence.log_values, strict=True)),
+        "starts": dict(zip(evidence.names, evidence.starts, strict=True))}
+    if evidence.expected:
+        found["power"] = {name: power for name, power in zip(evidence.names, evidence.powers(),
+                                                              strict=True) if power is not None}
+    return found
 
 
 def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:

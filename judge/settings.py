@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 
 from judge import options
+from judge.evidence import FALSE_ALARM
 from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
 from judge.patience import Patience
 from judge.sandbox import Limits
@@ -31,6 +32,10 @@ class Settings:
     sandbox: SandboxPolicy = options.SANDBOX
     keep_transcript: bool = False
     scripted: tuple[tuple[int, ...], ...] | None = None
+    false_alarm: float = FALSE_ALARM
+    """The chance each statistical check may reject a correct program in this run."""
+    measure_power: bool = False
+    """Measure what each statistical alternative could show (for a thorough judgement)."""
 
     @property
     def cpu_seconds(self) -> float:

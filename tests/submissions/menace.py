@@ -30,6 +30,7 @@ FAULTS = frozenset({
     "one-game-too-many", "move-after-game-over", "one-game-too-few", "leaves-child-process",
     "hangs-after-last-game", "crash-mid-game", "exit-nonzero", "closes-stdin", "closes-stdout",
     "closes-its-terminal", "floods-output", "hoards-memory", "binary-garbage",
+    "draws-front-half", "draws-printed-first", "refills-pair-and-one",
     # faults whose reports carry a hint (tests/test_hints.py)
     "boxes-when-met", "beads-a-to-i", "misses-a-diagonal", "slow-start",
 })
@@ -224,6 +225,8 @@ def box_line(label, beads, rng):
     """A box's line in the dump: its label, then its beads as cell numbers in increasing order."""
     if fault("shuffled-dumps"):
         beads = rng.sample(beads, len(beads))
+    elif fault("draws-printed-first"):
+        rng.shuffle(beads)  # in the box itself: its next draw takes the first bead printed
     elif fault("new-frame-every-dump"):
         source = rng.choice(SYMMETRIES)
         label, beads = image(label, source), [source.index(bead) for bead in beads]
@@ -301,6 +304,11 @@ def draw(beads, rng):
         bead = max(sorted(set(beads)), key=beads.count)
     elif fault("uniform-over-squares"):
         bead = rng.choice(sorted(set(beads)))
+    elif fault("draws-printed-first"):
+        return beads.pop(0)
+    elif fault("draws-front-half"):
+        front = len(beads) // 2 if len(beads) > 1 and rng.random() < 0.3 else len(beads)
+        return beads.pop(rng.randrange(front))
     else:
         last = (len(beads) - 1 or 1) if fault("skips-last-bead") else len(beads)
         return beads.pop(rng.randrange(last))
@@ -312,6 +320,9 @@ def refill(beads, label, rng):
     """Put three beads into an empty box, each of an empty square at random."""
     if fault("refills-lowest-square"):
         beads.extend([empty_squares(label)[0]] * 3)
+    elif fault("refills-pair-and-one"):
+        pair, other = rng.sample(empty_squares(label), 2)
+        beads.extend([pair, pair, other])
     else:
         count = 2 if fault("refill-two-beads") else 3
         beads.extend(rng.choice(empty_squares(label)) for _ in range(count))

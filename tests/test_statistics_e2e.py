@@ -1,0 +1,73 @@
+"""Slow checks of the statistical tests (`-m e2e`): the false-alarm bound over 2,000 correct runs
+of 200 games, the faults hidden by sorted printing within 1,000 games, and a thorough judgement."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.evidence import FALSE_ALARM
+from judge.randomness import DRAW_ALTERNATIVES
+from judge.refill_law import REFILL_ALTERNATIVES
+from judge.simulation import Fault, Keeping, Printing, simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = 2000
+LOWERED = 20.0
+
+pytestmark = pytest.mark.e2e
+
+
+def test_2000_correct_runs_keep_the_false_alarm_bound() -> None:
+    """2,000 correct simulated runs of 200 games, of every kind (print order, list keeping, one
+    bead or 1-4 a square): at the threshold 1e4 at most 2 rejections by either check (the bound
+    allows 0.2 on average, and 3 or more with chance 0.001); at a threshold lowered to 20, each
+    alternative, and each check, reaches it in at most 5% of runs, plus 2 sd of a binomial."""
+    draws = [0] * len(DRAW_ALTERNATIVES)
+    refills = [0] * len(REFILL_ALTERNATIVES)
+    lowered = [0, 0]
+    rejected = 0
+    for seed in range(RUNS):
+        rng = random.Random(seed)
+        outcome = simulate(Fault.NONE, 0.0, 200, seed, printing=rng.choice(list(Printing)),
+                           keeping=rng.choice(list(Keeping)), one_bead=rng.random() < 0.5)
+        rejected += max(outcome.peaks) >= math.log(1 / FALSE_ALARM)
+        for k, peak in enumerate(outcome.peaks):
+            lowered[k] += peak >= math.log(LOWERED)
+        for counts, peaks in ((draws, outcome.draw_peaks), (refills, outcome.refill_peaks)):
+            for k, peak in enumerate(peaks):
+                counts[k] += peak >= math.log(LOWERED)
+    allowed = RUNS / LOWERED + 2 * math.sqrt(RUNS * 0.05 * 0.95)
+    assert rejected <= 2
+    assert max(lowered) <= allowed, lowered
+    assert max(draws) <= allowed, dict(zip(DRAW_ALTERNATIVES, draws, strict=True))
+    assert max(refills) <= allowed, dict(zip(REFILL_ALTERNATIVES, refills, strict=True))
+
+
+@pytest.mark.parametrize("one_bead", [False, True])
+def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
+        one_bead: bool) -> None:
+    """An off-by-one that never draws the last bead of a list that appends (the newest bead),
+    printed sorted, is caught within 1,000 games on five seeds."""
+    for seed in range(1, 6):
+        outcome = simulate(Fault.SKIPS_LAST, 1.0, 1000, seed, one_bead=one_bead)
+        assert outcome.draws_rejected is not None, outcome.draw_test.ratios()
+
+
+def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got() -> None:
+    """The canonical program under --thorough with a small budget: two runs, both accepted, and
+    lines that say what power the alternatives reached and the false-alarm rate."""
+    run = subprocess.run(
+        [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--thorough",
+         "--thorough-time", "20", str(ROOT / "tests" / "submissions" / "accepted" / "canonical")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0 and lines[-1].startswith("accepted"), run.stdout[-2000:]
+    assert any(line.startswith("thorough, second run:") for line in lines)
+    assert sum(line.startswith("thorough: after") for line in lines) == 2
+    assert "the judgement at most 0.0001" in run.stdout
