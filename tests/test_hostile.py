@@ -156,7 +156,7 @@ def test_c_secrets_stay_out_of_every_report(tmp_path: Path) -> None:
 def test_d_escapes_are_caught_and_killed(tmp_path: Path) -> None:
     """(d) A daemon in its own session, without its environment, fails the exit check and dies."""
     report, _ = judge("escapes", tmp_path)
-    assert "process(es) running after it exited" in str(report["got"])
+    assert "processes running after it exited" in str(report["got"])
     assert token_processes(2026) == []
 
 
@@ -273,7 +273,7 @@ def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> No
     manifest.write_text(manifest.read_text().replace(
         '"attack.py"]', f'"attack.py", "--forge", {json.dumps(forged)}]', 1))
     report, text = judge("forges-report", tmp_path, folder=folder)
-    assert report["check"] == "exit" and "process(es) running after it exited" in str(report["got"])
+    assert report["check"] == "exit" and "processes running after it exited" in str(report["got"])
     assert "Traceback" not in text
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixture_folders import assembled
 
 from judge.evidence import FALSE_ALARM
 from judge.randomness import DRAW_ALTERNATIVES
@@ -59,12 +60,12 @@ def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
         assert outcome.draws_rejected is not None, outcome.draw_test.ratios()
 
 
-def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got() -> None:
+def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got(tmp_path: Path) -> None:
     """The canonical program under --thorough with a small budget: two runs, both accepted, and
     lines that say what power the alternatives reached and the false-alarm rate."""
     run = subprocess.run(
         [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--thorough",
-         "--thorough-time", "20", str(ROOT / "tests" / "submissions" / "accepted" / "canonical")],
+         "--thorough-time", "20", str(assembled("accepted/canonical", tmp_path))],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     lines = run.stdout.splitlines()
     assert run.returncode == 0 and lines[-1].startswith("accepted"), run.stdout[-2000:]
