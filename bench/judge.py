@@ -6,7 +6,7 @@ The judge plays the reference (`tests/submissions/accepted/reference`, seeded) a
 transcript. The floor that turn-taking sets for any judge is a driver that plays that
 transcript in lockstep (each move sent only once the lines before it have been read, as the
 judge must) and checks nothing at all. Like the judge, the driver is a process of its own that
-starts the program through `judge.launch.start_program`: a fresh copy of its folder, the
+starts the program through `judge.running.launch.start_program`: a fresh copy of its folder, the
 judge's environment and sandbox. The two take turns in each round, so they share the machine's
 load. Targets: judge at most 1.25 times the driver, 100 games under 3 seconds.
 
@@ -94,14 +94,14 @@ def runnable_reference(parent: Path) -> Path:
 def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None:
     """Replay the transcript in turn, reading lines but checking none: the floor's own process.
 
-    It starts the program exactly as the judge starts it (`judge.launch.start_program`: a fresh
+    It starts the program exactly as the judge starts it (`judge.running.launch.start_program`: a fresh
     copy of its folder, the judge's environment, the default sandbox), so the judge and this
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
-    from judge.launch import start_program
     from judge.manifest import read_manifest
     from judge.options import Transport
+    from judge.running.launch import start_program
     from judge.settings import Settings
 
     settings = Settings(seed=seed, transport=Transport(transport))
@@ -136,8 +136,8 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
     """Best wall times of a plain and a contained `true`, started and waited for (the best of
     `runs`, since other load only ever adds to a start-up)."""
     sys.path.insert(0, str(ROOT))
-    from judge.probes import support
-    from judge.sandbox import Sandbox
+    from judge.running.probes import support
+    from judge.running.sandbox import Sandbox
     from judge.settings import Settings
 
     found, true, limits = support(), "/bin/true", Settings().limits
@@ -160,7 +160,7 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
 def sandbox_cost(args: argparse.Namespace) -> None:
     """Print the judge's time with the sandbox and without it, and the sandbox's start-up."""
     sys.path.insert(0, str(ROOT))
-    from judge.probes import support
+    from judge.running.probes import support
 
     level = support().describe()
     judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",

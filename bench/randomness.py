@@ -5,11 +5,11 @@ Run by hand:
     python -m bench.randomness [--columns 200,1000,thorough] [--runs 100] [--cases NAME,...]
     python -m bench.randomness --false-alarms 2000
 
-Each fault of `judge.simulation` (a simulated MENACE like the canonical test submission) is
+Each fault of `judge.deciding.simulation` (a simulated MENACE like the canonical test submission) is
 tried at sizes from 0.05 to 1, bisected: a size counts as caught when at most 1% of `runs`
 simulated runs against the mixed opponent are accepted by the check made for the fault. A
 column is a number of games, or `thorough`: the size stated by the alternative made for the
-fault, which the thorough mode plays on to have 99% power against (`judge.thorough`): a correct
+fault, which the thorough mode plays on to have 99% power against (`judge.deciding.thorough`): a correct
 MENACE of the fault's kind is judged thoroughly (--thorough-runs times; a budget of
 --thorough-time seconds at --game-ms a game), and the column gives the second run's games and
 the power against that size the last run measured.
@@ -40,12 +40,12 @@ from pathlib import Path
 
 from reference.board import Board, Cell
 
-from judge.evidence import FALSE_ALARM
+from judge.deciding.evidence import FALSE_ALARM
+from judge.deciding.randomness import Drawn
+from judge.deciding.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
+from judge.deciding.thorough import RUNS as THOROUGH_RUNS
+from judge.deciding.thorough import plan
 from judge.options import OpponentKind
-from judge.randomness import Drawn
-from judge.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
-from judge.thorough import RUNS as THOROUGH_RUNS
-from judge.thorough import plan
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FIRST_GAMES = 200
@@ -212,7 +212,7 @@ def late(options: argparse.Namespace) -> None:
 
 REPLAY = """
 import pickle, sys, time
-import judge.randomness as R
+import judge.deciding.randomness as R
 draws = pickle.load(open(sys.argv[1], 'rb'))
 cached = [f for module in sys.modules.values() if (module.__name__ or '').startswith('judge.')
           for f in vars(module).values() if hasattr(f, 'cache_clear')]
@@ -236,7 +236,7 @@ print(best / sum(kind == 'draw' for run in draws for kind, _ in run) * 1e6)
 
 def speed(against: str | None) -> None:
     """Time the bead-draws test a draw, here and, in turns, in another checkout."""
-    import judge.simulation as simulation
+    import judge.deciding.simulation as simulation
 
     runs: list[list[tuple[str, object]]] = []
 

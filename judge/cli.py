@@ -19,7 +19,8 @@ from typing import Final, TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
-from judge import thorough
+from judge.deciding import thorough
+from judge.deciding.verdict import Verdict, exit_status
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -33,24 +34,23 @@ from judge.judging import Run, judge
 from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
 from judge.manifest import Manifest, ManifestError, is_collection, is_submission
 from judge.options import SandboxPolicy
-from judge.outputs import (
+from judge.parser import build_parser, split_command
+from judge.running.probes import RuntimeHidden, support
+from judge.running.sandbox import Level, SandboxError
+from judge.running.workspace import CopyError
+from judge.settings import Settings
+from judge.telling.outputs import (
     OutputError,
     default_replay_path,
     is_stdout,
     write_atomically,
     write_output,
 )
-from judge.parser import build_parser, split_command
-from judge.probes import RuntimeHidden, support
-from judge.replay import ReplayError, read_replay, replay_text
-from judge.report import json_text, report_lines, shrunk_lines, transcript_text
-from judge.sandbox import Level, SandboxError
-from judge.settings import Settings
-from judge.shrinking.case import test_body
-from judge.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.text import plural, printable
-from judge.verdict import Verdict, exit_status
-from judge.workspace import CopyError
+from judge.telling.replay import ReplayError, read_replay, replay_text
+from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
+from judge.telling.shrinking.case import test_body
+from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
+from judge.telling.text import plural, printable
 
 CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
 """The exit status when whoever reads the judge's output stops reading, as a shell gives it."""
@@ -116,7 +116,7 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
-    """A thorough judgement (judge/thorough.py): the run that decides it, its settings, and the
+    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and the
     lines that say how much the statistical checks could show. The first run's report is
     printed at once when a second run follows."""
     first_settings = thorough.first_settings(settings)
@@ -143,7 +143,7 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
     loaded before the program starts, so that a program that is not fully contained cannot
     change what judges it."""
     if shrinking:
-        importlib.import_module("judge.shrinking.by_hypothesis")
+        importlib.import_module("judge.telling.shrinking.by_hypothesis")
     return judge(manifest, settings)
 
 

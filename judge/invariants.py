@@ -1,7 +1,7 @@
 """The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
 
 These are the functions the judge decides with: the referee reads every dump through
-`judge.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
+`judge.reading.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
 `check_step` (`judge.replayed.check_game` runs the referee itself over a transcript). Each
 check returns a `Failure` that says what is wrong, or None.
 """
@@ -14,12 +14,12 @@ from dataclasses import replace
 from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 
-from judge import checks
-from judge.boxes import Draw, draw_for_move
-from judge.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
-from judge.formats import Symbols
+from judge.deciding import checks
+from judge.deciding.boxes import Draw, draw_for_move
+from judge.deciding.verdict import Failure, Place
 from judge.options import BeadFormat, RefillRule, parse
-from judge.verdict import Failure, Place
+from judge.reading.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
+from judge.reading.formats import Symbols
 
 AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
 """A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in

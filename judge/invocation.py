@@ -16,11 +16,11 @@ from judge import options
 from judge.bare import bare_manifest
 from judge.manifest import Manifest, declared, is_submission, read_manifest
 from judge.options import TransportSource
-from judge.outputs import OutputError, check_output, is_stdout
-from judge.replay import Replay
+from judge.running.workspace import named_files
 from judge.settings import Settings
-from judge.text import printable
-from judge.workspace import named_files
+from judge.telling.outputs import OutputError, check_output, is_stdout
+from judge.telling.replay import Replay
+from judge.telling.text import printable
 
 
 def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,

@@ -1,4 +1,4 @@
-"""One judged run, start to verdict: the program started (judge/launch.py, the one place that
+"""One judged run, start to verdict: the program started (judge/running/launch.py, the one place that
 starts it), played by the referee, ended, its facts gathered and the verdict decided."""
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from typing import Final
 from reference.board import EMPTY_BOARD
 from reference.solver import value
 
-from judge import checks, launch
-from judge.boxes import orientations
-from judge.hints import for_run
-from judge.manifest import Manifest
-from judge.opponents import (
+from judge.deciding import checks
+from judge.deciding.boxes import orientations
+from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
     Knowledge,
@@ -23,13 +21,16 @@ from judge.opponents import (
     ScriptedOpponent,
     make_opponent,
 )
-from judge.randomness import Evidence
-from judge.referee import UNLABELLED_GAPS, Coverage, Played, Referee
-from judge.replay import Replay
-from judge.session import LeftoverError, Session
+from judge.deciding.randomness import Evidence
+from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
+from judge.deciding.stops import Aftermath, Stop
+from judge.deciding.verdict import Decision, Ending, Facts, Place, decide
+from judge.manifest import Manifest
+from judge.running import launch
+from judge.running.session import LeftoverError, Session
 from judge.settings import Settings
-from judge.stops import Aftermath, Stop
-from judge.verdict import Decision, Ending, Facts, Place, decide
+from judge.telling.hints import for_run
+from judge.telling.replay import Replay
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2

@@ -57,7 +57,7 @@ class RefillRule(StrEnum):
 
 
 class SandboxPolicy(StrEnum):
-    """How much containment a run must have (judge/sandbox.py gives the levels)."""
+    """How much containment a run must have (judge/running/sandbox.py gives the levels)."""
 
     AUTO = "auto"
     """The best this machine gives, with a warning when it is not full."""

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from judge.channel import EOF, NoLine
-from judge.formats import move_of
+from judge.deciding.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
+from judge.deciding.referee import Referee
+from judge.deciding.stops import Failed, Finished, OutputEnded
+from judge.deciding.verdict import Check, Failure, Place
 from judge.manifest import declarations_of
-from judge.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
 from judge.options import MoveFormat, Transport
-from judge.processes import ProcessReading, Progress
-from judge.referee import Referee
+from judge.reading.formats import move_of
+from judge.running.channel import EOF, NoLine
+from judge.running.processes import ProcessReading, Progress
 from judge.settings import Settings
-from judge.stops import Failed, Finished, OutputEnded
-from judge.verdict import Check, Failure, Place
 
 
 class RecordedProgram:

@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass
 
 from judge import options
-from judge.evidence import FALSE_ALARM
+from judge.deciding.evidence import FALSE_ALARM
 from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
-from judge.patience import Patience
-from judge.sandbox import Limits
+from judge.running.patience import Patience
+from judge.running.sandbox import Limits
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, legal_moves, play, reachable_positions
 from reference.symmetry import SYMMETRIES, Symmetry, map_cell, transform
 
-from judge.boxes import box_labels
-from judge.opponents import (
+from judge.deciding.boxes import box_labels
+from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
     CoverageOpponent,

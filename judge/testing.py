@@ -25,15 +25,15 @@ from reference.board import EMPTY, EMPTY_BOARD, Board, X, is_over
 from reference.outcome import outcome_of
 
 from judge.bare import bare_manifest
-from judge.formats import move_text
+from judge.deciding.opponents import ChoiceOpponent, Choices, Opponent
+from judge.deciding.verdict import Failure, Place, Verdict
 from judge.invariants import check_dump, check_step
 from judge.manifest import declared, read_manifest
-from judge.opponents import ChoiceOpponent, Choices, Opponent
 from judge.options import TRANSPORT, MoveFormat, OpponentKind, parse
+from judge.reading.formats import move_text
 from judge.replayed import check_game
+from judge.running.workspace import named_files
 from judge.settings import Settings
-from judge.verdict import Failure, Place, Verdict
-from judge.workspace import named_files
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
            "check_step", "transcript_of"]
@@ -148,7 +148,7 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     are a manifest's (`moves`, `beads`, `refill`, `seed_args`...) for a bare command or file.
     """
     from judge.judging import judge
-    from judge.report import report_lines
+    from judge.telling.report import report_lines
 
     if isinstance(command, Path):
         manifest = (bare_manifest(command, declarations) if command.is_file()

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from judge.evidence import (
+from judge.deciding.evidence import (
     FALSE_ALARM,
     SMOOTHING,
     START_NORM,

@@ -30,9 +30,9 @@ import reference.study.pictures
 from reference.__main__ import main as reference_main
 
 import judge.cli
-import judge.launch
+import judge.deciding.referee
 import judge.leaderboard
-import judge.referee
+import judge.running.launch
 from judge.cli import main as judge_main
 
 pytestmark = pytest.mark.e2e
@@ -201,7 +201,7 @@ REPLAYS = st.one_of(
 def test_the_judge_never_fails_with_a_traceback(argv: list[str], manifest: bytes,
                                                  replay: bytes) -> None:
     with sandbox_folder() as folder, \
-            mock.patch.object(judge.launch, "start_program", stop), \
+            mock.patch.object(judge.running.launch, "start_program", stop), \
             mock.patch.object(judge.leaderboard, "judge_collection", stop):
         submission = folder / "submission"
         submission.mkdir()

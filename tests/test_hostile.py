@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.probes import support
-from judge.sandbox import Level
+from judge.running.probes import support
+from judge.running.sandbox import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"

@@ -13,8 +13,8 @@ import pytest
 from fixture_folders import PROGRAM, SUBMISSIONS, assemble, assembled
 
 import judge.cli
-import judge.launch
-import judge.referee
+import judge.deciding.referee
+import judge.running.launch
 from judge.cli import main
 
 CANONICAL = SUBMISSIONS / "accepted" / "canonical"
@@ -28,7 +28,7 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the judge starts a program."""
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
-    monkeypatch.setattr(judge.launch, "start_program", start)
+    monkeypatch.setattr(judge.running.launch, "start_program", start)
 
 
 @pytest.fixture
@@ -91,7 +91,7 @@ def test_a_write_that_fails_after_the_run_keeps_the_verdict(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(source, destination)
 
-    monkeypatch.setattr("judge.outputs.os.replace", full_disk)
+    monkeypatch.setattr("judge.telling.outputs.os.replace", full_disk)
     status = main(["--games", "2", "--seed", "1", "--json", str(tmp_path / "report.json"),
                    "--transcript", str(tmp_path / "t.txt"),
                    str(assembled("accepted/canonical", tmp_path_factory.mktemp("fixture")))])
@@ -152,7 +152,7 @@ def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
         """The disk is full."""
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("judge.outputs.os.replace", full_disk)
+    monkeypatch.setattr("judge.telling.outputs.os.replace", full_disk)
     assert main(["--games", "3", "--seed", "3", str(learning_loss)]) == 1
     out, _ = lines(capsys)
     assert out[-1] == "wrong-answer learning"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import judge.launch
+import judge.running.launch
 from judge.bare import bare_manifest, command_for, header_words
 from judge.cli import main
 from judge.manifest import ManifestError
@@ -45,7 +45,7 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the judge starts a program."""
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
-    monkeypatch.setattr(judge.launch, "start_program", start)
+    monkeypatch.setattr(judge.running.launch, "start_program", start)
 
 
 # -- the header and the command ---------------------------------------------------------

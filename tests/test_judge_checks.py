@@ -10,14 +10,24 @@ from reference.board import Board, Cell
 from reference.outcome import Outcome
 from reference.symmetry import canonical, map_cell
 
-from judge import checks
-from judge.boxes import Draw, box_labels, draw_for_move, square_orbit
-from judge.checks import BeadDraws
-from judge.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
-from judge.formats import CANONICAL_SYMBOLS, Counts
+from judge.deciding import checks
+from judge.deciding.boxes import Draw, box_labels, draw_for_move, square_orbit
+from judge.deciding.checks import BeadDraws
+from judge.deciding.randomness import Evidence
+from judge.deciding.verdict import (
+    Check,
+    Ending,
+    Facts,
+    Failure,
+    Place,
+    Stall,
+    Verdict,
+    decide,
+    exit_status,
+)
 from judge.options import BeadFormat, RefillRule
-from judge.randomness import Evidence
-from judge.verdict import Check, Ending, Facts, Failure, Place, Stall, Verdict, decide, exit_status
+from judge.reading.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
+from judge.reading.formats import CANONICAL_SYMBOLS, Counts
 
 PLACE = Place(2, 1)
 CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry

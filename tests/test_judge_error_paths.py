@@ -14,9 +14,9 @@ from fixture_folders import assembled
 
 from reference.board import EMPTY
 
-import judge.checks
-from judge.boxes import box_labels
+import judge.deciding.checks
 from judge.cli import main
+from judge.deciding.boxes import box_labels
 from judge.invariants import check_step
 
 pytestmark = pytest.mark.e2e
@@ -35,7 +35,7 @@ def test_the_judges_own_exception_is_a_judge_error_and_the_program_is_ended(
     def broken(*args: object) -> None:
         raise RuntimeError("a check the judge got wrong")
 
-    monkeypatch.setattr(judge.checks, "true_board_after_opponent", broken)
+    monkeypatch.setattr(judge.deciding.checks, "true_board_after_opponent", broken)
     report = tmp_path / "report.json"
     status = main(["--games", "2", "--seed", "1", "--json", str(report),
                    str(assembled("accepted/canonical", tmp_path))])
@@ -54,7 +54,7 @@ def full_disk_for(suffix: str, monkeypatch: pytest.MonkeyPatch) -> None:
         if str(destination).endswith(suffix):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(source, destination)
-    monkeypatch.setattr("judge.outputs.os.replace", replace)
+    monkeypatch.setattr("judge.telling.outputs.os.replace", replace)
 
 
 def test_a_markdown_table_that_cannot_be_written_is_named_and_the_table_kept(

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
-from judge.boxes import BOX_COUNT, box_labels, orientations
-from judge.formats import (
+from judge.deciding.boxes import BOX_COUNT, box_labels, orientations
+from judge.options import BeadFormat, MoveFormat
+from judge.reading.formats import (
     CANONICAL_SYMBOLS,
     AmbiguousError,
     BoardAssembler,
@@ -26,7 +27,6 @@ from judge.formats import (
     split_one_line_dump,
     to_label_frame,
 )
-from judge.options import BeadFormat, MoveFormat
 from judge.strategies import boards, symmetries
 
 X_SYMBOLS = ("X", "x")

@@ -20,8 +20,8 @@ from judge.options import (
     TransportSource,
     parse,
 )
-from judge.replay import Replay, ReplayError, parse_replay, replay_text
 from judge.settings import Settings
+from judge.telling.replay import Replay, ReplayError, parse_replay, replay_text
 
 
 def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:

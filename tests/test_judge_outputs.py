@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-import judge.launch
+import judge.running.launch
 from judge.cli import main
 from judge.leaderboard import Row, markdown_lines, table_lines
-from judge.outputs import writes_through
+from judge.telling.outputs import writes_through
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +44,7 @@ def never_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the judge starts a program."""
     def start(*args: object) -> None:
         raise AssertionError("a program was started")
-    monkeypatch.setattr(judge.launch, "start_program", start)
+    monkeypatch.setattr(judge.running.launch, "start_program", start)
 
 
 @pytest.mark.e2e

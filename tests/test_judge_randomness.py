@@ -10,9 +10,9 @@ import pytest
 
 from reference.board import EMPTY, Board, Cell
 
-from judge.bead_ages import Ages
-from judge.boxes import box_labels, square_orbit
-from judge.draw_laws import (
+from judge.deciding.bead_ages import Ages
+from judge.deciding.boxes import box_labels, square_orbit
+from judge.deciding.draw_laws import (
     COUNT_POWERS,
     PLACE_LAWS,
     count_laws,
@@ -21,8 +21,8 @@ from judge.draw_laws import (
     place_laws,
     place_ratios,
 )
-from judge.evidence import start_weight
-from judge.randomness import (
+from judge.deciding.evidence import start_weight
+from judge.deciding.randomness import (
     DRAW_ALTERNATIVES,
     DRAW_SMOOTHING,
     REPEAT_SHARE,
@@ -30,8 +30,8 @@ from judge.randomness import (
     DrawStatistics,
     counts_of,
 )
-from judge.refill_law import orbit_ids
-from judge.simulation import Fault, Keeping, Printing, simulate
+from judge.deciding.refill_law import orbit_ids
+from judge.deciding.simulation import Fault, Keeping, Printing, simulate
 
 LABELS = box_labels()
 LOWERED = 20.0

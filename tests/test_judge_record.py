@@ -8,7 +8,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.record import BLANKS_KEPT, Record
+from judge.reading.record import BLANKS_KEPT, Record
 
 
 def big() -> Record:

@@ -10,15 +10,15 @@ import pytest
 
 from reference.notation import parse_move
 
-from judge.channel import EOF, TIMEOUT, Channel, NoLine
+from judge.deciding.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
+from judge.deciding.referee import Played, Referee
+from judge.deciding.verdict import Ending, decide
 from judge.judging import facts_from
 from judge.manifest import Declarations
-from judge.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
 from judge.options import RefillRule, Transport
-from judge.processes import ProcessReading, Progress
-from judge.referee import Played, Referee
+from judge.running.channel import EOF, TIMEOUT, Channel, NoLine
+from judge.running.processes import ProcessReading, Progress
 from judge.settings import Settings
-from judge.verdict import Ending, decide
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 

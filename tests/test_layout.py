@@ -88,14 +88,18 @@ def layout_order() -> list[str]:
         package = next((p for start, p in packages.items() if line.startswith(start)), package)
         if line.startswith("- ") and ": " in line:
             for path in re.findall(r"`([\w/]+)\.py`", line.split(": ")[0]):
-                order.append(path.replace("/", ".") if "/" in path else f"{package}.{path}")
+                dotted = path.replace("/", ".")
+                order.append(dotted if dotted.startswith(("reference.", "judge."))
+                             else f"{package}.{dotted}")
     return order
 
 
 def test_the_layout_page_lists_every_module_after_those_it_imports() -> None:
     graph = imports()
     order = layout_order()
-    packages = {"reference", "judge", "reference.study"}
+    packages = {name for name in graph
+                if (ROOT / name.replace(".", "/") / "__init__.py").is_file()}
+    assert {"judge.running", "judge.telling.shrinking"} <= packages
     assert sorted(order) == sorted(name for name in graph if name not in packages)
     place = {name: i for i, name in enumerate(order)}
     for name in order:

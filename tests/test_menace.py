@@ -29,7 +29,7 @@ from reference.rules import CHALLENGE, MICHIE, EmptyBox, Rules
 from reference.study.opponents import perfect_opponent, random_opponent
 from reference.symmetry import canonical, transform
 
-from judge.opponents import Choices
+from judge.deciding.opponents import Choices
 from judge.strategies import games, scripted_move
 
 Contents = dict[Board, tuple[int, ...]]

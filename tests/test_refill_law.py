@@ -13,10 +13,9 @@ import pytest
 from reference.board import EMPTY, Board, Cell
 from reference.symmetry import PERMUTATIONS
 
-from judge.boxes import box_labels, square_orbit
-from judge.options import RefillRule
-from judge.randomness import counts_of
-from judge.refill_law import (
+from judge.deciding.boxes import box_labels, square_orbit
+from judge.deciding.randomness import counts_of
+from judge.deciding.refill_law import (
     REFILL_ALTERNATIVES,
     Refilled,
     RefillStatistics,
@@ -25,7 +24,8 @@ from judge.refill_law import (
     randomised_pit,
     refill_beads,
 )
-from judge.simulation import Fault, simulate
+from judge.deciding.simulation import Fault, simulate
+from judge.options import RefillRule
 
 LABELS = box_labels()
 LOWERED = 20.0

@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge.cgroups import TreeLimits, remove_stale
 from judge.options import SandboxPolicy
-from judge.probes import support
-from judge.sandbox import (
+from judge.running.cgroups import TreeLimits, remove_stale
+from judge.running.probes import support
+from judge.running.sandbox import (
     Containment,
     Level,
     Limits,
     Sandbox,
     Support,
 )
-from judge.warden import Report, read_report, script
+from judge.running.warden import Report, read_report, script
 
 pytestmark = pytest.mark.e2e
 
@@ -295,7 +295,7 @@ def test_require_refuses_without_full(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_require_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without namespaces, --sandbox require fails with the reason; auto falls back to partial."""
-    import judge.probes as probes
+    import judge.running.probes as probes
 
     monkeypatch.setattr(probes, "_probe_namespaces", lambda: "bwrap not found")
     with pytest.raises(probes.SandboxError, match="namespaces: bwrap not found"):

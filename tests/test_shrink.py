@@ -17,14 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from judge.deciding.verdict import Check, Verdict
 from judge.judging import Run, judge
 from judge.manifest import Manifest
-from judge.replay import read_replay
-from judge.report import shrunk_lines
 from judge.settings import Settings
-from judge.shrinking.case import choices_source
-from judge.shrinking.case import test_body as shrunk_test_body
-from judge.shrinking.search import (
+from judge.telling.replay import read_replay
+from judge.telling.report import shrunk_lines
+from judge.telling.shrinking.case import choices_source
+from judge.telling.shrinking.case import test_body as shrunk_test_body
+from judge.telling.shrinking.search import (
     NotShrunk,
     Shrunk,
     normal,
@@ -32,7 +33,6 @@ from judge.shrinking.search import (
     shrink,
     size,
 )
-from judge.verdict import Check, Verdict
 
 pytestmark = pytest.mark.e2e
 

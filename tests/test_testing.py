@@ -17,9 +17,10 @@ from reference.board import EMPTY, Board, legal_moves
 from reference.menace import Menace
 from reference.symmetry import transform
 
-from judge.boxes import needs_box
+from judge.deciding.boxes import needs_box
+from judge.deciding.opponents import Choices, Opponent
+from judge.deciding.verdict import Check
 from judge.invariants import result_of
-from judge.opponents import Choices, Opponent
 from judge.strategies import (
     beads,
     boards,
@@ -41,7 +42,6 @@ from judge.testing import (
     outside_deadline,
     transcript_of,
 )
-from judge.verdict import Check
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

@@ -7,9 +7,8 @@ import math
 import pytest
 
 from judge import options
-from judge.evidence import FALSE_ALARM, Detector, Evidence, power
-from judge.settings import Settings
-from judge.thorough import (
+from judge.deciding.evidence import FALSE_ALARM, Detector, Evidence, power
+from judge.deciding.thorough import (
     MARGIN,
     first_settings,
     games_needed,
@@ -18,6 +17,7 @@ from judge.thorough import (
     shortfalls,
     standing,
 )
+from judge.settings import Settings
 
 THRESHOLD = 2 / FALSE_ALARM
 

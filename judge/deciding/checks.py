@@ -1,0 +1,357 @@
+"""The checks of SPEC section 7, one function each, named by their check ids."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from functools import cache
+from typing import Final
+
+from reference.board import EMPTY, Board, Cell, X, play
+from reference.outcome import Outcome
+from reference.symmetry import PERMUTATIONS, inverse, stabiliser
+
+from judge.deciding.boxes import Draw
+from judge.deciding.randomness import (
+    FALSE_ALARM,
+    Drawn,
+    DrawStatistics,
+    Evidence,
+    Refilled,
+    RefillStatistics,
+    counts_of,
+    refill_beads,
+)
+from judge.deciding.verdict import Check, Ending, Failure, Place
+from judge.options import RefillRule
+from judge.reading.dumps import PAST, Boxes, BoxReading
+from judge.reading.formats import Counts
+from judge.telling.hints import missed_line, why_over
+from judge.telling.text import plural
+
+BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
+"""SPEC 5: how many beads of each drawn square a box gains after each outcome."""
+REFILL: Final = 3
+KEPT: Final = {outcome: 1 + change for outcome, change in BEAD_CHANGE.items()}
+"""Beads of the drawn square back in the box after the game, by MENACE's result."""
+
+
+def show(counts: Counts) -> str:
+    """Beads as a sorted list of squares, e.g. `0 0 4 8`."""
+    return " ".join(str(c) for c, n in enumerate(counts) for _ in range(n)) or "(none)"
+
+
+# -- 1. new-game -------------------------------------------------------------------------
+
+def new_game(line: str, place: Place) -> Failure | None:
+    """Check 1: the game starts with the line `new game`."""
+    if line.strip().lower() == "new game":
+        return None
+    return Failure(Check.NEW_GAME, place, "new game", line)
+
+
+# -- 2. true-board -----------------------------------------------------------------------
+
+def true_board_first(board: Board, place: Place) -> tuple[Failure | None, Cell]:
+    """Check 2, first board of a game: exactly one X, nothing else (the board was cleared)."""
+    if board.count(X) == 1 and board.count(EMPTY) == 8:
+        return None, Cell(board.index(X))
+    return Failure(Check.TRUE_BOARD, place, "a cleared board with MENACE's first X",
+                   board), Cell(0)
+
+
+def true_board_after_opponent(before: Board, cell: Cell, after: Board,
+                              place: Place) -> Failure | None:
+    """Check 2, after O's move: the board differs from the one before by exactly that O."""
+    expected = play(before, cell)
+    if after == expected:
+        return None
+    return Failure(Check.TRUE_BOARD, place, expected, after)
+
+
+def true_board_after_menace(before: Board, after: Board,
+                            place: Place) -> tuple[Failure | None, Cell]:
+    """Check 2, after MENACE's move: exactly one new X on an empty square, nothing else."""
+    changed = [c for c in range(9) if before[c] != after[c]]
+    if len(changed) == 1 and before[changed[0]] == EMPTY and after[changed[0]] == X:
+        return None, Cell(changed[0])
+    return Failure(Check.TRUE_BOARD, place, f"{before} with one new X on an empty square",
+                   after), Cell(0)
+
+
+# -- 3. game-end -------------------------------------------------------------------------
+
+def game_end(board: Board, over: bool, got: str, line: str, place: Place) -> Failure:
+    """Check 3: the failure of a game that went on after its end, or stopped before it."""
+    if over:
+        return Failure(Check.GAME_END, place,
+                       f"the matchbox dump: the game is over on {board}", f"{got}: {line}",
+                       evidence=(f"the game was over: {why_over(board)}",),
+                       hints=(missed_line(board),))
+    return Failure(Check.GAME_END, place,
+                   f"a board: the game is not over on {board}", f"{got}: {line}",
+                   hints=("a game goes on until a side has three in a row or the board is "
+                          "full: the program ended it too soon",))
+
+
+def game_end_waits(board: Board, place: Place) -> Failure:
+    """Check 3: the failure of a program that asks for a move once the game is over."""
+    return Failure(Check.GAME_END, place, f"the matchbox dump: the game is over on {board}",
+                   "it waits for another move",
+                   evidence=(f"the game was over: {why_over(board)}",),
+                   hints=(missed_line(board),))
+
+
+# -- 4. interactive ----------------------------------------------------------------------
+
+def interactive(waiting_for_input: bool) -> Check | None:
+    """Check 4: a silent program blocked reading its input did not show its move first."""
+    return Check.INTERACTIVE if waiting_for_input else None
+
+
+# -- 6. learning -------------------------------------------------------------------------
+
+def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outcome: Outcome,
+                   refill: RefillRule) -> bool:
+    """True when one drawn box changed as SPEC 5 says (refills included)."""
+    kept = KEPT[outcome]
+    total_before, total_after = sum(before), sum(after)
+    refilled_from = 1 if refill is RefillRule.ON_EMPTY else 0
+    if total_before == refilled_from:
+        extra = REFILL - (1 - refilled_from)
+        if total_after != extra + kept:
+            return False
+        return kept == 0 or any(after[s] >= kept for s in squares)
+    for s in squares:
+        if before[s] >= 1:
+            expected = list(before)
+            expected[s] += BEAD_CHANGE[outcome]
+            if tuple(expected) == after:
+                return True
+    return False
+
+
+def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome, refill: RefillRule) -> str:
+    """What SPEC 5 says a drawn box becomes, in words."""
+    names = "/".join(str(s) for s in sorted(squares))
+    refilled_from = 1 if refill is RefillRule.ON_EMPTY else 0
+    if sum(before) == refilled_from:
+        return f"a refill of 3 beads, then the {outcome.word} rule for square {names}"
+    delta = {Outcome.WIN: "one more bead", Outcome.DRAW: "no change",
+             Outcome.LOSS: "one bead fewer"}[outcome]
+    return f"{show(before)} before the game, {delta} of square {names} after a {outcome.word}"
+
+
+def _after(before: Counts, squares: frozenset[Cell], outcome: Outcome,
+           refill: RefillRule) -> Counts | None:
+    """What SPEC 5 says a drawn box holds after the game; None after a refill (its beads are
+    random)."""
+    if sum(before) == (1 if refill is RefillRule.ON_EMPTY else 0):
+        return None
+    square = min((s for s in squares if before[s]), default=min(squares))
+    after = list(before)
+    after[square] += BEAD_CHANGE[outcome]
+    return tuple(after)
+
+
+def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
+    """Where a box's beads differ from what they should be, square by square."""
+    if should is None:
+        return ()
+    wrong = [f"square {c}: {plural(got[c], 'bead')}, {should[c]} expected"
+             for c in range(9) if got[c] != should[c]]
+    return ("difference: " + "; ".join(wrong),) if wrong else ()
+
+
+def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: RefillRule,
+             place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
+    """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
+
+    `changed`, when given, names every box whose line differs: the others are equal.
+    """
+    drawn = {draw.label: draw for draw in draws}
+    others = after.keys() if changed is None else changed
+    labels = [*drawn, *sorted(label for label in others if label not in drawn)]
+    for label in labels:
+        frames, old = label_frames(label, after[label]), before[label]
+        draw = drawn.get(label)
+        if draw is None:
+            if old not in frames:
+                return Failure(Check.LEARNING, place,
+                               f"box {label} unchanged (MENACE did not draw from it): {show(old)}",
+                               show(after[label]), subject=label)
+        elif not any(_box_change_ok(old, counts, draw.squares, outcome, refill)
+                     for counts in frames):
+            change = _expected_change(old, draw.squares, outcome, refill)
+            should = _after(old, draw.squares, outcome, refill)
+            return Failure(Check.LEARNING, place,
+                           f"box {label}: " + (change if should is None
+                                               else f"{show(should)} ({change})"),
+                           show(after[label]), subject=label,
+                           evidence=(*_difference(after[label], should),
+                                     *_learnt_as(old, frames, draw.squares, outcome, refill)))
+    return None
+
+
+def with_ending(failure: Failure | None, outcome: Outcome, board: Board) -> Failure | None:
+    """A learning failure that scored the game as another result, with how the game ended:
+    the line the program may have missed."""
+    if failure is None or outcome is Outcome.DRAW or \
+            not any("learned as for a" in line for line in failure.evidence):
+        return failure
+    return replace(failure, evidence=(*failure.evidence,
+                                      f"MENACE {PAST[outcome]}: {why_over(board)}"),
+                   hints=(*failure.hints, "the program scored the game as another result: "
+                          + missed_line(board)))
+
+
+@cache
+def label_frames(label: Board, counts: Counts) -> frozenset[Counts]:
+    """The beads of a box in each of its label's frames: moved by each symmetry of the label.
+
+    A label with symmetries can carry its beads in any of its frames, so a box is compared
+    with the previous dump up to these.
+    """
+    return frozenset(tuple(counts[PERMUTATIONS[inverse(g)][c]] for c in range(9))
+                     for g in stabiliser(label))
+
+
+def _learnt_as(before: Counts, frames: frozenset[Counts], squares: frozenset[Cell],
+               outcome: Outcome, refill: RefillRule) -> tuple[str, ...]:
+    """In words, the result the program learned for when it scored the game wrongly."""
+    for other in Outcome:
+        if other is not outcome and any(_box_change_ok(before, counts, squares, other, refill)
+                                        for counts in frames):
+            return (f"MENACE {PAST[outcome]} here, but the program learned as for a "
+                    f"{other.word}",)
+    return ()
+
+
+def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], draws: int,
+                        outcome: Outcome, place: Place) -> Failure | None:
+    """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
+    changed = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
+    if len(changed) > draws:
+        return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
+                       f"{len(changed)} boxes changed")
+    for b, a in changed:
+        if not _unlabelled_change_ok(b, a, outcome):
+            learnt_as = [other for other in Outcome
+                         if other is not outcome and _unlabelled_change_ok(b, a, other)]
+            return Failure(Check.LEARNING, place,
+                           f"a box changed by the {outcome.word} rule",
+                           f"{show(b)} became {show(a)}",
+                           evidence=tuple(f"MENACE {PAST[outcome]} here, but the program "
+                                          f"learned as for a {other.word}"
+                                          for other in learnt_as[:1]))
+    return None
+
+
+def _unlabelled_change_ok(before: Counts, after: Counts, outcome: Outcome) -> bool:
+    """True when an unlabelled box changed by the outcome's rule, or was refilled."""
+    change = BEAD_CHANGE[outcome]
+    diffs = [y - x for x, y in zip(before, after, strict=True)]
+    refilled = sum(before) == 1 and sum(after) == REFILL + change + 1
+    return refilled or (bool(change) and sorted(d for d in diffs if d) == [change])
+
+
+# -- 7. bead-draws -----------------------------------------------------------------------
+
+DRAW_LAW: Final = "drawing in proportion to the beads"
+REFILL_LAW: Final = "refill beads independent and uniform over the label's empty squares"
+
+
+class BeadDraws:
+    """Check 7, pooled over a run: each move's chosen square against the previous dump's beads."""
+
+    def __init__(self, threshold: float = 1 / FALSE_ALARM, measure_power: bool = False) -> None:
+        self.statistics = DrawStatistics(threshold, measure_power)
+
+    def add(self, label: Board, beads: tuple[Cell, ...], squares: frozenset[Cell], game: int,
+            index: int, place: Place) -> Failure | None:
+        """Account for the `index`-th draw of a game; a move to a square without beads fails."""
+        if not beads:
+            return None
+        if not any(square in squares for square in beads):
+            return Failure(Check.BEAD_DRAWS, place,
+                           f"a square with beads in box {label} ({show(counts_of(beads))})",
+                           f"square {'/'.join(str(s) for s in sorted(squares))}, which had none")
+        self.statistics.add(Drawn(label, beads, squares, game, index))
+        return None
+
+    def learnt(self, draws: list[Draw], outcome: Outcome) -> None:
+        """Note what learning put back into the boxes drawn from."""
+        self.statistics.learnt([(draw.label, draw.squares) for draw in draws], KEPT[outcome])
+
+    def refilled(self, label: Board, beads: Counts) -> None:
+        """Note that a box was emptied and refilled with these beads (for the beads' ages)."""
+        self.statistics.refilled(label, beads)
+
+    def result(self) -> Evidence:
+        """The pooled test so far."""
+        return self.statistics.evidence()
+
+
+def bead_draws(test: Evidence, place: Place) -> Failure | None:
+    """Check 7: the evidence against drawing by the beads has not reached its threshold."""
+    if test.passed:
+        return None
+    return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
+                   evidence=_per_alternative(test))
+
+
+class Refills:
+    """Check 6's statistical part, pooled over a run: where the beads of every refill seen went."""
+
+    def __init__(self, seed: int, threshold: float = 1 / FALSE_ALARM,
+                 measure_power: bool = False) -> None:
+        self.statistics = RefillStatistics(random.Random(seed), threshold, measure_power)
+
+    def add(self, before: BoxReading, after: BoxReading, squares: frozenset[Cell],
+            outcome: Outcome, refill: RefillRule, game: int) -> Counts | None:
+        """Account for a drawn box between two dumps of game `game`: its refill beads, if any."""
+        assert after.label is not None
+        beads = refill_beads(before.counts, after.counts, squares, KEPT[outcome], refill)
+        if beads is None or not any(beads):
+            return None
+        printed = PERMUTATIONS[inverse(before.frame)]
+        self.statistics.add(Refilled(after.label, beads, printed, squares, game))
+        return beads
+
+    def result(self) -> Evidence:
+        """The pooled test so far."""
+        return self.statistics.evidence()
+
+
+def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
+    """Check 6, refills: the evidence against the refill law has not reached its threshold."""
+    if test.passed:
+        return None
+    return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refills", REFILL_LAW),
+                   evidence=_per_alternative(test))
+
+
+def _per_alternative(test: Evidence) -> tuple[str, ...]:
+    """The evidence for each alternative, a line each, for the report."""
+    return ("likelihood ratio of each alternative against the SPEC's law, mixed over the game "
+            "its fault would start at:",
+            *(f"  {line}" for line in test.per_alternative()))
+
+
+# -- 8. exit ----------------------------------------------------------------------------
+
+def exit_(ending: Ending, finished: bool, place: Place) -> Failure | None:
+    """Check 8: it ended on its own with status 0 only after the last dump, leaving nothing.
+
+    A non-zero status or a signal is a runtime error, and a hang a time limit: the verdict's
+    decision order deals with those.
+    """
+    if ending.killed_by_judge or ending.status != 0:
+        return None
+    if not finished:
+        return Failure(Check.EXIT, place, "the last dump, then exit",
+                       f"it exited with status 0 before the end, {place.within}")
+    if ending.leftovers:
+        return Failure(Check.EXIT, place, "nothing left running after the exit",
+                       f"it left {plural(ending.leftovers, 'process', 'processes')} running after it exited")
+    return None

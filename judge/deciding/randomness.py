@@ -1,0 +1,185 @@
+"""The statistical checks of SPEC section 5's randomness: where draws go, and where refill beads go.
+
+Each check bets, observation by observation, on alternative laws against the SPEC's and rejects
+once its evidence reaches 1 / FALSE_ALARM: an e-detector (`judge.deciding.evidence`, where the bound is
+proved) whose false-alarm rate is at most FALSE_ALARM per run however long the run, and which
+catches a fault that starts late about as fast as one present from the start.
+
+The bead-draws test (this module): every draw from a box whose beads the previous dump showed,
+against drawing one bead uniformly (each orbit of the label's symmetries by its share of the
+beads). Alternatives (`judge.deciding.draw_laws`): chance by a power of the bead counts; a bead's place in
+three orders of the box's beads, by square, as printed and by age (`judge.deciding.bead_ages`): never or
+always the first or last, a half favoured 30% of the time, a slope; the box's last draw again;
+and the previous game's places again (a generator reseeded alike at every game). The refill test
+is in `judge.deciding.refill_law`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from reference.board import Board, Cell
+
+from judge.deciding.bead_ages import Ages
+from judge.deciding.draw_laws import (
+    AGE_NAMES,
+    CACHED,
+    COUNT_POWERS,
+    PLACE_LAWS,
+    PLACE_SMOOTHING,
+    Law,
+    Order,
+    count_laws,
+    count_ratios,
+    near_law,
+    place_laws,
+    place_names,
+    place_ratios,
+)
+from judge.deciding.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
+from judge.deciding.refill_law import Counts, Refilled, RefillStatistics, orbit_ids, refill_beads
+
+__all__ = ["DRAW_ALTERNATIVES", "FALSE_ALARM", "Counts", "DrawStatistics", "Drawn", "Evidence",
+           "Refilled", "RefillStatistics", "counts_of", "refill_beads"]
+
+ORDERS: Final = ("by square", "as printed", "by age")
+"""Orders of a box's beads: the place laws of the first two are named by them (by age, by the
+bead's age), and the previous game's places are looked for in all three."""
+REPEAT_SHARE: Final = 0.5
+"""Under the repeat alternatives, the chance that a draw repeats (a square, or a place)."""
+DRAW_ALTERNATIVES: Final = (
+    *(name for name, _ in COUNT_POWERS),
+    *(name for order in ORDERS[:2] for name in place_names(order)),
+    *AGE_NAMES,
+    "the box's last draw again",
+    *(f"the previous game's places again, {order}" for order in ORDERS),
+)
+FAMILIES: Final = ((len(COUNT_POWERS), 0.25), (3 * PLACE_LAWS, 0.5), (len(ORDERS) + 1, 0.25))
+"""The alternatives by family, in order, and each family's share of the evidence, spread evenly
+over its alternatives: the count laws, the place laws, the repeats."""
+DRAW_SHARES: Final = tuple(share / size for size, share in FAMILIES for _ in range(size))
+DRAW_SMOOTHING: Final = (*(SMOOTHING,) * len(COUNT_POWERS),
+                         *(PLACE_SMOOTHING * 3), *(0.0,) * (len(ORDERS) + 1))
+"""Each alternative's smoothing: none for the laws already mixed with the SPEC's."""
+SQUARES: Final = range(9)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One draw as the judge saw it."""
+
+    label: Board
+    """The box's canonical label."""
+    beads: tuple[Cell, ...]
+    """The box's beads before the draw, as printed, each square in the label's frame."""
+    squares: frozenset[Cell]
+    """The squares of the label the move may stand for (an orbit of the label's symmetries)."""
+    game: int
+    index: int
+    """The draw's number within its game: 0 for MENACE's first move."""
+
+
+def counts_of(beads: Sequence[Cell]) -> Counts:
+    """The number of beads of each square 0-8."""
+    return tuple(map(beads.count, SQUARES))
+
+
+@lru_cache(maxsize=CACHED)
+def _moments(law: Law, spec: Law, smoothing: float) -> Moments:
+    """The moments of the log bet on a law, remembered: most laws recur from draw to draw."""
+    return moments(law, spec, smoothing)
+
+
+def _repeat_law(present: Order, last: int | None, spec: Law) -> Law:
+    """"The box's last draw again": its last orbit half the time, where the box still has it."""
+    if last is None:
+        return spec
+    j = present.index(last)
+    return tuple((1 - REPEAT_SHARE) * p + (REPEAT_SHARE if k == j else 0.0)
+                 for k, p in enumerate(spec))
+
+
+def _draw_moments(drawn: Drawn, orders: tuple[Order, Order, Order], ends: tuple[int, int],
+                  repeat: int | None, nears: Sequence[frozenset[int]]) -> list[Moments]:
+    """Each alternative's moments on this draw, had its own law drawn it (in DRAW_ALTERNATIVES
+    order)."""
+    by_square, printed, by_age = orders
+    present = tuple(sorted(set(printed)))
+    spec = tuple(by_square.count(o) / len(by_square) for o in present)
+    laws = [*count_laws(counts_of(drawn.beads), orbit_ids(drawn.label), present),
+            *place_laws(by_square, present), *place_laws(printed, present),
+            *place_laws(by_age, present, *ends), _repeat_law(present, repeat, spec),
+            *(near_law(order, present, near, REPEAT_SHARE, spec) if near else spec
+              for order, near in zip(orders, nears, strict=True))]
+    return [_moments(law, spec, smoothing) for law, smoothing in zip(laws, DRAW_SMOOTHING,
+                                                                     strict=True)]
+
+
+class DrawStatistics:
+    """The bead-draws statistic over a run: every draw from a box whose beads are known."""
+
+    def __init__(self, threshold: float = 1 / FALSE_ALARM, measure_power: bool = False) -> None:
+        self.detector = Detector(DRAW_ALTERNATIVES, threshold, measure_power=measure_power,
+                                 shares=DRAW_SHARES, smoothing=DRAW_SMOOTHING)
+        self.ages = Ages()
+        self.game = 0
+        self.places: dict[int, tuple[list[int], ...]] = {}
+        """Where in each order the beads of each draw of this game were, by index."""
+        self.places_before: dict[int, tuple[list[int], ...]] = {}
+        """The same for the game before."""
+        self.last_drawn: dict[Board, int] = {}
+        """The orbit of each box's last draw."""
+
+    def add(self, drawn: Drawn) -> None:
+        """Bet on one draw; its squares must hold at least one bead."""
+        if drawn.game != self.game:
+            self.places_before = self.places if drawn.game == self.game + 1 else {}
+            self.places, self.game = {}, drawn.game
+        label, beads = drawn.label, drawn.beads
+        ids = orbit_ids(label)
+        orbit = ids[min(drawn.squares)]
+        n = len(beads)
+        printed = tuple(ids[s] for s in beads)
+        by_square = tuple(ids[s] for s in sorted(beads))
+        by_age, oldest, newest = self.ages.order(label, printed)
+        now = tuple([i for i, o in enumerate(order) if o == orbit]
+                    for order in (by_square, printed, by_age))
+        chance = len(now[0]) / n
+        ratios = [*count_ratios(counts_of(beads), drawn.squares),
+                  *place_ratios(now[0], n), *place_ratios(now[1], n),
+                  *place_ratios(now[2], n, oldest, newest)]
+        last = self.last_drawn.get(label)
+        repeat = last if last in printed else None
+        ratios.append(1.0 if repeat is None else
+                      REPEAT_SHARE * (repeat == orbit) / chance + 1 - REPEAT_SHARE)
+        before = self.places_before.get(drawn.index)
+        nears = [frozenset(p + d for p in places for d in (-1, 0, 1) if 0 <= p + d < n)
+                 for places in before] if before is not None else [frozenset()] * len(ORDERS)
+        for near, places in zip(nears, now, strict=True):
+            ratios.append(REPEAT_SHARE * len(near.intersection(places)) / len(near) / chance
+                          + 1 - REPEAT_SHARE if near else 1.0)
+        self.places[drawn.index] = now
+        observed_moments = None
+        if self.detector.measures_power:
+            orders = (by_square, printed, by_age)
+            observed_moments = _draw_moments(drawn, orders, (oldest, newest), repeat, nears)
+        self.detector.bet(drawn.game, ratios, observed_moments)
+        self.last_drawn[label] = orbit
+        self.ages.drawn(label, orbit)
+
+    def learnt(self, draws: Iterable[tuple[Board, frozenset[Cell]]], kept: int) -> None:
+        """Note what learning put back into each box drawn from (`kept` beads of its square)."""
+        for label, squares in draws:
+            self.ages.learnt(label, orbit_ids(label)[min(squares)], kept)
+
+    def refilled(self, label: Board, beads: Counts) -> None:
+        """Note that a box was emptied and refilled with these beads (in the label's frame)."""
+        ids = orbit_ids(label)
+        self.ages.refilled(label, [ids[s] for s, n in enumerate(beads) for _ in range(n)])
+
+    def evidence(self) -> Evidence:
+        """The evidence so far."""
+        return self.detector.evidence()

@@ -1,0 +1,328 @@
+"""The referee: plays every game with a program through a channel, applying the checks as its
+output arrives, and says how the run went, as a value."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from typing import Final
+
+from reference.board import EMPTY_BOARD, Board, Cell, X, is_over
+from reference.outcome import Outcome, Tally, outcome_of
+from reference.symmetry import stabiliser
+
+from judge.deciding import checks
+from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move
+from judge.deciding.checks import BeadDraws, Refills
+from judge.deciding.deferred import Deferred
+from judge.deciding.opponents import Knowledge, Opponent
+from judge.deciding.randomness import Evidence
+from judge.deciding.stops import Finished, Stop
+from judge.deciding.verdict import Check, Failure, Place
+from judge.invariants import check_step
+from judge.manifest import Declarations
+from judge.options import RefillRule
+from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
+from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
+from judge.reading.reader import Position, Reader, fail
+from judge.running.channel import Channel
+from judge.settings import Settings
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What the run exercised: MENACE's results in the games it played (those counted as
+    played, every check passed), refills, symmetric boxes, boxes drawn from."""
+
+    outcomes: Tally = Tally()
+    refills: int = 0
+    symmetric_draws: int = 0
+    boxes_drawn: int = 0
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the run stood when checks fell due: a failure found later is reported as here."""
+
+    place: Place
+    position: Position
+    coverage: Coverage
+    moves: tuple[int, int]
+    """Moves sent: the games begun, and the moves of the last."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """How a run went, as the referee saw it: what stopped it, where, and what it showed."""
+
+    stop: Stop | None
+    """What stopped the run; None when the judge itself failed (`fault` says how)."""
+    fault: str
+    place: Place
+    games_played: int
+    moves: tuple[tuple[int, ...], ...]
+    """O's moves sent, game by game."""
+    coverage: Coverage
+    draw_test: Evidence
+    refill_test: Evidence
+    labelled: bool
+    """True when the dumps label their boxes (else some checks cannot be made)."""
+    transcript: tuple[str, ...]
+    game_log: tuple[str, ...]
+    """The lines of the last game played, without its dump."""
+
+
+UNLABELLED_GAPS: Final = (
+    "dump: which box each bead list belongs to, and whether its beads are legal",
+    "learning: the exact square learnt in each box (only counts of changes are checked)",
+    "bead-draws: MENACE's draws against its beads (the boxes cannot be identified)",
+)
+"""What the judge cannot check of a program whose dumps do not label their boxes."""
+
+
+class Referee:
+    """Drives one session: sends N and O's moves, and checks every board and dump read back."""
+
+    def __init__(self, channel: Channel, declared: Declarations, settings: Settings,
+                 opponent: Opponent, knowledge: Knowledge,
+                 warm_up: threading.Thread | None = None) -> None:
+        self.warm_up = warm_up
+        """Builds shared tables in the background; joined before they are first used."""
+        self.channel = channel
+        self.declared = declared
+        self.settings = settings
+        self.opponent = opponent
+        self.knowledge = knowledge
+        self.reader = Reader(channel, Symbols.declared(declared.x, declared.o, declared.empty),
+                             patience=settings.patience(), keep_transcript=settings.keep_transcript)
+        self.place = Place()
+        self.last_dump: DumpReading | None = None
+        threshold = 1 / settings.false_alarm
+        self.bead_draws = BeadDraws(threshold, settings.measure_power)
+        self.refill_test = Refills(settings.seed, threshold, settings.measure_power)
+        self.moves_sent: list[list[int]] = []
+        self.games_played = 0
+        self.results: list[Outcome] = []
+        """MENACE's result in each game played to its end, checked or not."""
+        self.refills = 0
+        self.symmetric_draws = 0
+        self.labelled = True
+        self.box_reader: BoxReader | None = None
+        self.deferred: Deferred[Mark] = Deferred(self._rewind)
+        """The checks no move depends on (judge/deciding/deferred.py)."""
+        self.stopped_coverage: Coverage | None = None
+        """What the run had exercised where a check that failed late fell due."""
+
+    # -- the run ------------------------------------------------------------------------
+
+    def play(self) -> Played:
+        """Play every game, checking as output arrives, until the run stops: how it went."""
+        stop: Stop | None = None
+        fault = ""
+        try:
+            self._play_all()
+        except Stop as stopped:
+            stop = stopped
+        except Exception as error:  # the judge's own fault: reported, never blamed on the program
+            fault = f"the judge failed: {type(error).__name__}: {error}"
+        return Played(stop, fault, self.place, self.games_played,
+                      tuple(tuple(game) for game in self.moves_sent), self.coverage(),
+                      self.bead_draws.result(), self.refill_test.result(), self.labelled,
+                      self.reader.transcript.lines(), self.reader.game_log.lines())
+
+    def _play_all(self) -> None:
+        """Play every game; raises Stop at the first problem."""
+        try:
+            self.channel_send(str(self.settings.games))
+            for game in range(1, self.settings.games + 1):
+                self.place = Place(game, 0)
+                self.play_game(game)
+                self.games_played = game
+            self.finish()
+        except Stop:
+            self.deferred.settle(self._mark)  # a check that failed late is the one to report
+            raise
+
+    def channel_send(self, text: str) -> None:
+        """Send a line to the program; the checks queued so far fall due."""
+        self.reader.send(text)
+        self.deferred.fall_due(self._mark)
+
+    def _mark(self) -> Mark:
+        """Where the run stands now, noted for checks falling due."""
+        sent = self.moves_sent
+        return Mark(self.place, self.reader.position(), self.coverage(),
+                    (len(sent), len(sent[-1]) if sent else 0))
+
+    def _make_while_waiting(self) -> None:
+        """Make checks due while the program has not answered yet."""
+        self.deferred.make_while(lambda: not self.channel.ready())
+
+    def _rewind(self, mark: Mark, game: int) -> None:
+        """The run as it stood at `mark`, for a failure of game `game` (not counted as played)."""
+        self.place = mark.place
+        # the next game had begun: show the game that failed
+        self.reader.rewind(mark.position, bool(game) and game < mark.place.game)
+        self.stopped_coverage = mark.coverage
+        games, moves = mark.moves
+        del self.moves_sent[games:]
+        if games:
+            del self.moves_sent[-1][moves:]
+        if game:
+            self.games_played = min(self.games_played, game - 1)
+
+    def play_game(self, game: int) -> None:
+        """One game: `new game`, the moves, the dump, and the checks on all of them."""
+        reader = self.reader
+        reader.new_game_log()
+        self._make_while_waiting()
+        text = reader.content_line(self.place)
+        if not is_new_game(text):
+            box = reader.as_box(text)
+            if game > 1 and box is not None:
+                fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
+                                  f"more than {BOX_COUNT} boxes: {text}"))
+            if box is None and read_cells(text, reader.symbols) is None:
+                fail(Failure(None, self.place, "new game", text))
+        fail(checks.new_game(text, self.place))
+        self.opponent.start_game(game)
+        sent: list[int] = []
+        self.moves_sent.append(sent)
+        draws: list[Draw] = []
+        self._make_while_waiting()
+        board = reader.board(EMPTY_BOARD, self.place)
+        failure, cell = checks.true_board_first(board, self.place)
+        fail(failure)
+        self._note_draw(EMPTY_BOARD, cell, draws)
+        if self.warm_up is not None:
+            self.warm_up.join()
+            self.warm_up = None
+        while not is_over(board):
+            move = self.opponent.move(board)
+            sent.append(move)
+            self.place = Place(game, len(sent))
+            self.channel_send(move_text(move, self.declared.moves))
+            self._make_while_waiting()
+            after = reader.board(board, self.place)
+            fail(checks.true_board_after_opponent(board, move, after, self.place))
+            board = after
+            if is_over(board):
+                break
+            self._make_while_waiting()
+            after = reader.board(board, self.place)
+            failure, cell = checks.true_board_after_menace(board, after, self.place)
+            fail(failure)
+            self._note_draw(board, cell, draws)
+            board = after
+        self.place = Place(game, 0)
+        outcome = outcome_of(board, X)
+        self.results.append(outcome)
+        known = self.box_reader.cache if self.box_reader else {}
+        self.deferred.make_due(before_game=game)
+        entries = reader.dump_texts(board, self.place, known)
+        self._check_dump(entries, draws, outcome, board)
+
+    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
+        """Record a MENACE move and test it against the beads of the previous dump."""
+        draw = draw_for_move(board, cell)
+        if draw is None:
+            return
+        draws.append(draw)
+        self.knowledge.draws[draw.label] += 1
+        previous = self.last_dump
+        if previous is None or previous.boxes is None:
+            return
+        counts = previous.boxes[draw.label]
+        if sum(counts) == (1 if self.declared.refill is RefillRule.ON_EMPTY else 0):
+            self.refills += 1
+            self.knowledge.refills += 1
+        if len(stabiliser(draw.label)) > 1:
+            self.symmetric_draws += 1
+        beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
+        self.deferred.queue(lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
+                                                             place.game, index, place)),
+                            place.game)
+
+    def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome,
+                    board: Board) -> None:
+        """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
+        move is sent."""
+        if self.box_reader is None:
+            self.box_reader = box_reader(texts, self.reader.symbols, self.declared.numbering,
+                                         self.declared.refill)
+        previous = self.last_dump
+        failure, dump = read_dump(texts, self.box_reader, self.place, previous)
+        self.deferred.fall_due(self._mark)
+        if failure is not None:
+            self.deferred.make_due()  # the checks of this game's moves come first
+            fail(failure)
+        self.labelled = dump.boxes is not None
+        self.last_dump = dump
+        if dump.boxes is not None:
+            if dump.changed is None:
+                self.knowledge.beads = {label: sum(c) for label, c in dump.boxes.items()}
+            else:
+                for label in dump.changed:
+                    self.knowledge.beads[label] = sum(dump.boxes[label])
+        place = self.place
+        self.deferred.queue(
+            lambda: self._check_learning(previous, dump, draws, outcome, board, place),
+            place.game)
+
+    def _check_learning(self, previous: DumpReading | None, dump: DumpReading, draws: list[Draw],
+                        outcome: Outcome, board: Board, place: Place) -> None:
+        """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
+        if previous is None:
+            fail(first_empty_boxes(dump, draws, outcome, place))
+        else:
+            assert self.box_reader is not None
+            fail(checks.with_ending(check_step(previous, dump, draws, outcome,
+                                               self.declared.refill, place=place,
+                                               reader=self.box_reader), outcome, board))
+            if dump.boxes is not None and previous.boxes is not None:
+                self._note_refills(previous, dump, draws, outcome, place)
+        self.bead_draws.learnt(draws, outcome)
+        fail(checks.bead_draws(self.bead_draws.result(), place))
+
+    def _note_refills(self, previous: DumpReading, dump: DumpReading, draws: list[Draw],
+                      outcome: Outcome, place: Place) -> None:
+        """Test the beads of each refill the two dumps show (check 6, statistical)."""
+        for draw in draws:
+            beads = self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
+                                         draw.squares, outcome, self.declared.refill, place.game)
+            if beads is not None:
+                self.bead_draws.refilled(draw.label, beads)
+        fail(checks.refill_beads_check(self.refill_test.result(), place))
+
+    def finish(self) -> None:
+        """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
+        self.deferred.fall_due(self._mark)
+        self.deferred.make_due()
+        self.place = Place(self.settings.games, 0)
+        fail(checks.bead_draws(self.bead_draws.result(), self.place))
+        while (text := self.reader.final_line(self.settings.grace_seconds)) is not None:
+            if not is_blank(text):
+                self._extra_output(text)
+        self.reader.end(self.settings.grace_seconds)
+        raise Finished()
+
+    def _extra_output(self, text: str) -> None:
+        """Fail on output after the last dump."""
+        if is_new_game(text):
+            fail(Failure(Check.NEW_GAME, self.place,
+                              f"exactly {self.settings.games} games, then the end of output",
+                              "new game"))
+        if self.reader.as_box(text) is not None:
+            fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
+                              f"more than {BOX_COUNT} boxes: {text}"))
+        fail(Failure(None, self.place, "the end of output", text))
+
+    def coverage(self) -> Coverage:
+        """What this run exercised (up to where a check that failed late fell due)."""
+        outcomes = Tally()
+        for outcome in self.results[:self.games_played]:
+            outcomes = outcomes.after(outcome)
+        if self.stopped_coverage is not None:
+            return replace(self.stopped_coverage, outcomes=outcomes)
+        return Coverage(outcomes, self.refills, self.symmetric_draws,
+                        len(self.knowledge.draws))

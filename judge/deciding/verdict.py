@@ -1,0 +1,282 @@
+"""The closed vocabulary of verdicts and check ids, and the order in which verdicts are decided."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from judge.running.sandbox import Containment
+
+
+class Verdict(Enum):
+    """What the judge says of a run; the values are also fixture folder names."""
+
+    ACCEPTED = "accepted"
+    WRONG_ANSWER = "wrong-answer"
+    PRESENTATION_ERROR = "presentation-error"
+    IDLE = "idle"
+    TIME_LIMIT = "time-limit"
+    RUNTIME_ERROR = "runtime-error"
+    OUTPUT_LIMIT = "output-limit"
+    MEMORY_LIMIT = "memory-limit"
+    PROCESS_LIMIT = "process-limit"
+    DISK_LIMIT = "disk-limit"
+    JUDGE_ERROR = "judge-error"
+
+
+class Check(Enum):
+    """The checks of SPEC section 7, items 1 to 8, by their stable ids."""
+
+    NEW_GAME = "new-game"
+    TRUE_BOARD = "true-board"
+    GAME_END = "game-end"
+    INTERACTIVE = "interactive"
+    DUMP = "dump"
+    LEARNING = "learning"
+    BEAD_DRAWS = "bead-draws"
+    EXIT = "exit"
+
+
+EXIT_STATUS = {
+    Verdict.ACCEPTED: 0,
+    Verdict.JUDGE_ERROR: 3,
+}
+"""Exit status of the judge for a verdict; every other verdict is a rejection, status 1."""
+
+def exit_status(verdict: Verdict) -> int:
+    """The judge's exit status for a verdict: 0 accepted, 1 rejected, 3 judge error."""
+    return EXIT_STATUS.get(verdict, 1)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where in the session something happened: game and move numbers start at 1, 0 = none."""
+
+    game: int = 0
+    move: int = 0
+
+    def __str__(self) -> str:
+        if not self.game:
+            return "before the first game"
+        return f"game {self.game}, move {self.move}" if self.move else f"game {self.game}"
+
+    @property
+    def at(self) -> str:
+        """The place after a verb: `at game 3, move 2`, or `before the first game`."""
+        return str(self) if not self.game else f"at {self}"
+
+    @property
+    def within(self) -> str:
+        """The place after a noun: `in game 3, move 2`, or `before the first game`."""
+        return str(self) if not self.game else f"in {self}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed check or unreadable output: what was expected and what came."""
+
+    check: Check | None
+    """None for output that could not be read at all (presentation error)."""
+    place: Place
+    expected: str
+    got: str
+    subject: str = ""
+    """The box label concerned, where there is one."""
+    evidence: tuple[str, ...] = ()
+    """Lines of output that show the fault, beyond `got`."""
+    hints: tuple[str, ...] = ()
+    """The likely fixes, shown after the facts, each a sentence."""
+
+    @property
+    def verdict(self) -> Verdict:
+        """Wrong answer for a failed check, presentation error for unreadable output."""
+        return Verdict.WRONG_ANSWER if self.check else Verdict.PRESENTATION_ERROR
+
+    def __str__(self) -> str:
+        what = f"check {self.check.value} failed" if self.check else "output could not be read"
+        return "\n".join([f"{self.verdict.value}: {what} {self.place.at}",
+                          f"  expected: {self.expected}", f"  got:      {self.got}",
+                          *(f"  {line}" for line in self.evidence)])
+
+
+@dataclass(frozen=True)
+class Stall:
+    """The program stopped talking while the judge waited for output."""
+
+    place: Place
+    waited: float
+    reading: str
+    """The judge's best reading of why, e.g. waiting for input."""
+    check: Check | None = None
+    """`interactive` when it was waiting for input before printing its move."""
+    cpu_seconds: float = 0.0
+    """CPU time the program used during the silence."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the program's process ended, as observed by the judge."""
+
+    status: int | None
+    """Exit status when it exited on its own, else None."""
+    signal: int | None
+    """The signal that ended it on its own, else None."""
+    killed_by_judge: bool
+    peak_memory_kb: int
+    """The most memory its processes held at once (of the whole tree under control groups)."""
+    cpu_seconds: float
+    """The CPU time its processes used, user and system."""
+    stderr_tail: tuple[str, ...] = ()
+    leftovers: int = 0
+    """Processes of its group still alive after it ended, killed by the judge."""
+    output_over_limit: bool = False
+    """Its stdout and stderr together passed the output limit."""
+    containment: Containment | None = None
+    """How the run was contained, and which of the tree's caps it hit."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything the judge observed in one run, from which the verdict is decided."""
+
+    failure: Failure | None = None
+    exit_failure: Failure | None = None
+    """Check 8 on how the program ended on its own: too early, or leaving processes behind."""
+    stall: Stall | None = None
+    ending: Ending | None = None
+    finished: bool = False
+    """True when every game was played and the last dump read."""
+    place: Place = field(default_factory=Place)
+    """Where the session stood when it stopped."""
+    output_over_limit: bool = False
+    wall_time_over: bool = False
+    cpu_time_over: bool = False
+    hung_after_end: bool = False
+    closed: str = ""
+    """The stream the program closed before the end, `its standard input` or `... output`."""
+    judge_fault: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict, the check it concerns (if any), and why, in one sentence or a few."""
+
+    verdict: Verdict
+    check: Check | None
+    reason: str
+    place: Place = field(default_factory=Place)
+    expected: str = ""
+    got: str = ""
+    evidence: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    """The likely fixes, shown after the facts (judge/telling/hints.py adds those of the whole run)."""
+
+    def line(self) -> str:
+        """The verdict as printed on the report's last line."""
+        return self.verdict.value + (f" {self.check.value}" if self.check else "")
+
+
+MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory",
+                "OutOfMemory", "memory allocation failed", "heap exhausted", "OOM")
+DISK_WORDS = ("No space left on device", "ENOSPC", "File too large", "EFBIG",
+              "Disk quota exceeded")
+SIGXCPU = 24
+SIGXFSZ = 25
+SIGKILL = 9
+
+
+def _ended_for_memory(ending: Ending) -> bool:
+    """True when the program's end looks like the address-space limit."""
+    if ending.killed_by_judge or (ending.status in (0, None) and ending.signal is None):
+        return False
+    return any(word in line for line in ending.stderr_tail for word in MEMORY_WORDS)
+
+
+def _filled_the_disk(ending: Ending) -> bool:
+    """True when the program passed its file-size limit or filled its folder or /tmp."""
+    if ending.killed_by_judge:
+        return False
+    return ending.signal == SIGXFSZ or (
+        (ending.status not in (0, None) or ending.signal is not None)
+        and any(word in line for line in ending.stderr_tail for word in DISK_WORDS))
+
+
+def _ended_on_its_own_badly(ending: Ending) -> bool:
+    """True when it ended by itself with a non-zero status or a signal."""
+    return not ending.killed_by_judge and (ending.signal is not None or bool(ending.status))
+
+
+def _ending_text(ending: Ending) -> str:
+    """How it ended, in words."""
+    if ending.signal is not None:
+        return f"it was killed by signal {ending.signal}"
+    return f"it exited with status {ending.status}"
+
+
+def decide(facts: Facts) -> Decision:
+    """The verdict for a run, decided in the order written in docs/judge.md."""
+    ending = facts.ending
+    if facts.judge_fault:
+        return Decision(Verdict.JUDGE_ERROR, None, facts.judge_fault, facts.place)
+    if facts.output_over_limit:
+        return Decision(Verdict.OUTPUT_LIMIT, None, "its output passed the output limit",
+                        facts.place)
+    contained = ending.containment if ending is not None else None
+    if contained is not None and contained.memory_hit:
+        return Decision(Verdict.MEMORY_LIMIT, None,
+                        "its processes together passed the memory limit", facts.place)
+    if contained is not None and contained.processes_hit:
+        return Decision(Verdict.PROCESS_LIMIT, None,
+                        "it tried to start more processes than the limit allows", facts.place)
+    if ending is not None and _filled_the_disk(ending):
+        return Decision(Verdict.DISK_LIMIT, None,
+                        "it passed the file-size limit or filled its folder or /tmp",
+                        facts.place)
+    if ending is not None and _ended_for_memory(ending):
+        return Decision(Verdict.MEMORY_LIMIT, None,
+                        f"it ran out of memory ({_ending_text(ending)})", facts.place)
+    if contained is not None and contained.cpu_hit:
+        return Decision(Verdict.TIME_LIMIT, None,
+                        "its processes together used up the CPU time limit", facts.place)
+    if facts.cpu_time_over:
+        return Decision(Verdict.TIME_LIMIT, None,
+                        "its processes together used up the CPU time limit", facts.place)
+    if ending is not None and ending.signal == SIGXCPU and not ending.killed_by_judge:
+        return Decision(Verdict.TIME_LIMIT, None, "it used up its CPU time limit", facts.place)
+    if facts.wall_time_over:
+        return Decision(Verdict.TIME_LIMIT, None, "the run passed its wall-clock cap",
+                        facts.place)
+    if facts.hung_after_end:
+        return Decision(Verdict.TIME_LIMIT, Check.EXIT,
+                        "it was still running after the grace period that follows the last dump",
+                        facts.place)
+    if facts.failure is not None:
+        failure = facts.failure
+        reason = (f"check {failure.check.value} failed" if failure.check
+                  else "its output could not be read")
+        return Decision(failure.verdict, failure.check, reason, failure.place,
+                        failure.expected, failure.got, failure.evidence, failure.hints)
+    if ending is not None and _ended_on_its_own_badly(ending):
+        where = "after the last dump" if facts.finished else facts.place.within
+        return Decision(Verdict.RUNTIME_ERROR, None, f"{_ending_text(ending)} {where}",
+                        facts.place)
+    if facts.exit_failure is not None:
+        failure = facts.exit_failure
+        return Decision(Verdict.WRONG_ANSWER, Check.EXIT, failure.got, failure.place,
+                        failure.expected, failure.got)
+    if facts.closed and ending is not None and ending.killed_by_judge and not facts.finished:
+        could_not = ("send it the next line" if facts.closed.endswith("input")
+                     else "read the rest of the session")
+        return Decision(Verdict.RUNTIME_ERROR, None,
+                        f"it closed {facts.closed} and went on running, so the judge could "
+                        f"not {could_not}", facts.place)
+    if facts.stall is not None:
+        stall = facts.stall
+        return Decision(Verdict.IDLE, stall.check,
+                        f"it printed nothing for {stall.waited:.1f} s, using {stall.cpu_seconds:.1f}"
+                        f" s of CPU: {stall.reading}",
+                        stall.place)
+    if not facts.finished:
+        return Decision(Verdict.JUDGE_ERROR, None, "the run stopped without a reason",
+                        facts.place)
+    return Decision(Verdict.ACCEPTED, None, "every check passed", facts.place)

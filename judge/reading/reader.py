@@ -1,0 +1,333 @@
+"""The judge's side of the conversation: lines sent and read, with their transcript, and the
+lines read as boards and matchbox dumps."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Container
+from dataclasses import dataclass
+from typing import Final
+
+from reference.board import EMPTY, Board
+
+from judge.deciding import checks
+from judge.deciding.boxes import BOX_COUNT, needs_box
+from judge.deciding.stops import (
+    CpuTimeOver,
+    Failed,
+    HungAfterEnd,
+    InputClosed,
+    OutputEnded,
+    OutputOverLimit,
+    Stalled,
+    WallTimeOver,
+)
+from judge.deciding.verdict import Failure, Place, Stall
+from judge.reading.formats import (
+    AmbiguousError,
+    BoardAssembler,
+    BoardForm,
+    BoxLine,
+    Symbols,
+    UnreadableError,
+    is_blank,
+    is_border,
+    is_new_game,
+    read_box_line,
+    read_cells,
+    split_one_line_dump,
+)
+from judge.reading.record import Bookmark, Record
+from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
+from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
+from judge.telling.hints import BEAD_FORMS
+
+TRANSCRIPT_TAIL: Final = 16
+"""Lines of the transcript kept for the report, unless the whole transcript is asked for."""
+TRANSCRIPT_BYTES: Final = 16 << 20
+"""Memory for the first lines of a whole transcript (a few thousand games' worth); past it,
+only the last ones are kept, within TAIL_BYTES."""
+TAIL_BYTES: Final = 2 << 20
+"""Memory for the last lines of the transcript, or of a game's log."""
+TAIL_LINES: Final = 10_000
+"""The most last lines of a whole transcript kept after a cut."""
+GAME_LOG_BYTES: Final = 256 << 10
+"""Memory for the first lines of a game's log; past it, only the last GAME_LOG_TAIL are kept."""
+GAME_LOG_TAIL: Final = 100
+
+
+def transcript_record(whole: bool) -> Record:
+    """A record for the transcript: the whole (within its caps), or the report's last lines."""
+    if whole:
+        return Record(head_bytes=TRANSCRIPT_BYTES, tail_lines=TAIL_LINES, tail_bytes=TAIL_BYTES)
+    return Record(head_bytes=0, tail_lines=TRANSCRIPT_TAIL, tail_bytes=TAIL_BYTES)
+
+
+def game_log() -> Record:
+    """A record for one game's lines, without its dump."""
+    return Record(head_bytes=GAME_LOG_BYTES, tail_lines=GAME_LOG_TAIL, tail_bytes=TAIL_BYTES)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where the conversation stood: this game's log and where it stood, the previous game's
+    log, and where the transcript stood."""
+
+    log: Record
+    logged: Bookmark
+    last_log: Record
+    transcript: Bookmark
+
+
+def fail(failure: Failure | None) -> None:
+    """Stop the run at a failed check, if there is one."""
+    if failure is not None:
+        raise Failed(failure)
+
+
+class Reader:
+    """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
+
+    def __init__(self, session: Channel, symbols: Symbols, *, patience: Patience,
+                 keep_transcript: bool) -> None:
+        self.session = session
+        self.symbols = symbols
+        self.patience = patience
+        self.next_cpu_look = time.monotonic() + LOOK_EVERY
+        """When the run's CPU time is next checked while its output flows."""
+        self.transcript = transcript_record(keep_transcript)
+        self.game_log = game_log()
+        """This game's lines so far, without its dump."""
+        self.last_game_log = game_log()
+        """The previous game's lines, without its dump."""
+        self.ahead: deque[tuple[str, bool]] = deque()
+        """Lines read ahead of their turn, each with whether the transcript has it already."""
+        self.in_dump = False
+        self.known_rows: dict[str, str | None] = {}
+        self.board_form: BoardForm | None = None
+        """The form of the boards printed so far: one line, or rows."""
+
+    def new_game_log(self) -> None:
+        """Start the log of a new game."""
+        self.last_game_log, self.game_log = self.game_log, game_log()
+
+    def position(self) -> Position:
+        """Where the conversation stands now."""
+        return Position(self.game_log, self.game_log.bookmark(), self.last_game_log,
+                        self.transcript.bookmark())
+
+    def rewind(self, position: Position, earlier_game: bool) -> None:
+        """Show the game log and the transcript as they stood at `position`: the log of the
+        game then played, or, for `earlier_game`, of the game before it."""
+        if earlier_game:
+            self.game_log = position.last_log
+        else:
+            position.log.rewind(position.logged)
+            self.game_log = position.log
+        self.transcript.rewind(position.transcript)
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Send a line to the program and note it in the transcript."""
+        self.transcript.append("> " + text)
+        self.game_log.append("> " + text)
+        if not self.session.send_line(text):
+            self.transcript.append("  (the program no longer reads its input)")
+            raise InputClosed()
+
+    def _received(self, text: str, *, noted: bool = False) -> str:
+        """Note a line the program printed (unless already noted in the transcript)."""
+        line = "< " + text
+        if not noted:
+            self.transcript.append(line)
+        if not self.in_dump:
+            self.game_log.append(line)
+        return text
+
+    def line(self, place: Place, *, game_over: Board | None = None) -> str:
+        """The next line of output; stops the run on its end, on silence, or at the output limit.
+
+        `game_over`, the board a game has just ended on, says a program waiting for input
+        then is waiting for a move that will never come.
+        """
+        if self.ahead:
+            text, noted = self.ahead.popleft()
+            return self._received(text, noted=noted)
+        got = self.patience.wait(self.session)
+        if isinstance(got, str):
+            self._check_cpu()
+            return self._received(got)
+        if got is OUTPUT_LIMIT:
+            raise OutputOverLimit()
+        if got is EOF:
+            raise OutputEnded()
+        assert isinstance(got, Silence)
+        self._stopped_by(got)
+        reading = got.last.reading if got.last else None
+        waiting = reading is not None and reading.reading_stdin
+        if game_over is not None and waiting:
+            fail(checks.game_end_waits(game_over, place))
+        described = reading.describe(self.session.transport) if reading else "it printed nothing"
+        raise Stalled(Stall(place, got.waited, described, checks.interactive(waiting),
+                            got.cpu_seconds))
+
+    def _check_cpu(self) -> None:
+        """Stop the run once it has used up its CPU time limit, looked at now and then while
+        its output flows (a silent program is looked at while the judge waits)."""
+        now = time.monotonic()
+        if now < self.next_cpu_look:
+            return
+        self.next_cpu_look = now + LOOK_EVERY
+        if self.patience.over_cpu(self.session.progress()):
+            raise CpuTimeOver()
+
+    def content_line(self, place: Place, *, game_over: Board | None = None) -> str:
+        """The next line that is neither blank nor a border line."""
+        while True:
+            text = self.line(place, game_over=game_over)
+            if not is_blank(text) and not is_border(text, self.symbols):
+                return text
+
+    def final_line(self, grace: float) -> str | None:
+        """A line printed after the last dump; None when the output ends. HungAfterEnd when
+        the program goes on without ending for `grace` seconds (of its CPU time, or without
+        progress)."""
+        if self.ahead:
+            text, noted = self.ahead.popleft()
+            if not noted:
+                self.transcript.append("< " + text)
+            return text
+        got = self.patience.wait(self.session, idle_seconds=grace)
+        if got is OUTPUT_LIMIT:
+            raise OutputOverLimit()
+        if got is EOF:
+            return None
+        if isinstance(got, Silence):
+            self._stopped_by(got)
+            raise HungAfterEnd()
+        assert isinstance(got, str)
+        self.transcript.append("< " + got)
+        return got
+
+    def end(self, grace: float) -> None:
+        """Wait for the program to end once its output has; HungAfterEnd when it does not."""
+        silence = self.patience.wait_exit(self.session, grace)
+        if silence is not None:
+            self._stopped_by(silence)
+            raise HungAfterEnd()
+
+    @staticmethod
+    def _stopped_by(silence: Silence) -> None:
+        """Stop the run for a silence that passed one of the run's limits."""
+        if silence.reason is Reason.WALL:
+            raise WallTimeOver()
+        if silence.reason is Reason.CPU:
+            raise CpuTimeOver()
+
+    def _note_received(self, lines: list[str]) -> None:
+        """Add lines the program printed to the transcript."""
+        self.transcript.extend(["< " + line for line in lines])
+
+    # -- boards and boxes ----------------------------------------------------------------
+
+    def board(self, before: Board, place: Place) -> Board:
+        """The next board printed; game-end or presentation failures otherwise."""
+        assembler = BoardAssembler(self.symbols, self.known_rows, self.board_form)
+        while True:
+            text = self.line(place)
+            try:
+                board = assembler.take(text)
+            except UnreadableError as error:
+                if not assembler.started:
+                    self._not_a_board(before, text, place)
+                fail(Failure(None, place, "a board",
+                             str(error) if isinstance(error, AmbiguousError) else text))
+                raise
+            if board is not None:
+                self.board_form = assembler.form
+                return board
+
+    def _not_a_board(self, before: Board, text: str, place: Place) -> None:
+        """Fail with the right check for a line that came where a board should have."""
+        if is_new_game(text):
+            fail(checks.game_end(before, False, "new game", text, place))
+        if self.as_box(text) is not None:
+            fail(checks.game_end(before, False, "a matchbox", text, place))
+
+    def as_box(self, text: str) -> BoxLine | None:
+        """The line read as a matchbox, if it can be."""
+        try:
+            box = read_box_line(text, self.symbols)
+        except UnreadableError:
+            return None
+        if (box.label is None or not box.beads.strip()) and \
+                read_cells(text, self.symbols) is not None:
+            return None  # a board (or a row of one) rather than a box
+        return box
+
+    def _empty_box_line(self, text: str) -> bool:
+        """True when the line is a box's label with no beads: an empty box, not a board.
+
+        It reads like a board, but the board of a finished game is never the label of a box,
+        which has no three in a row and three or more empty squares. The dump check then
+        decides whether the empty box is allowed (only under the on-draw reading).
+        """
+        cells = read_cells(text, self.symbols)
+        return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
+
+    def dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+        """The lines of the dump that follows a game that ended on `board`.
+
+        `known` holds box lines already read in earlier dumps, taken without reading them again.
+        """
+        self.in_dump = True
+        try:
+            return self._dump_texts(board, place, known)
+        finally:
+            self.in_dump = False
+
+    def _dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
+        """The lines of a dump, read while in the dump."""
+        first = self.content_line(place, game_over=board)
+        if is_new_game(first):
+            fail(checks.game_end(board, True, "new game", first, place))
+        one_line = split_one_line_dump(first)
+        if one_line is not None:
+            return [f"[{group}]" for group in one_line]
+        box = self.as_box(first)
+        if box is None and not self._empty_box_line(first):
+            cells = read_cells(first, self.symbols)
+            if cells is not None:
+                fail(checks.game_end(board, True, "a board", first, place))
+            fail(Failure(None, place, "a matchbox", first,
+                         hints=("a matchbox line is its label, a board as nine cells, then its "
+                                "beads: " + BEAD_FORMS,)))
+        texts = [first]
+        while len(texts) < BOX_COUNT:
+            chunk = self.session.read_ready(BOX_COUNT - len(texts))
+            noted = not chunk
+            if noted:
+                try:
+                    chunk = [self.line(place)]
+                except OutputEnded:
+                    break
+            if all(map(known.__contains__, chunk)):  # the usual dump: lines seen before
+                texts.extend(chunk)
+                if not noted:
+                    self._note_received(chunk)
+                continue
+            for index, text in enumerate(chunk):
+                if text in known:
+                    texts.append(text)
+                elif is_new_game(text):  # the next game's: read again in its turn
+                    if not noted:
+                        self._note_received(chunk[:index])
+                    self.ahead.extend((line, noted) for line in chunk[index:])
+                    return texts
+                elif not is_blank(text) and not is_border(text, self.symbols):
+                    texts.append(text)
+            if not noted:
+                self._note_received(chunk)
+        return texts

@@ -1,0 +1,117 @@
+"""The world inside the sandbox, as bubblewrap's arguments: nothing is there unless named.
+
+The program sees the system read-only (/usr and its links, two files of /etc), the runtimes
+it needs read-only (judge/running/runtimes.py), fresh /proc and /dev, and two writable, size-capped
+tmpfs: its working folder, holding a copy of its files, and /tmp. Its arguments are data:
+none of them is ever made a mount.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from pathlib import Path
+from typing import Final
+
+from judge.running.runtimes import SYSTEM_ROOTS, View
+
+ETC_FILES: Final = ("ld.so.cache", "alternatives")
+"""What of /etc the runtimes need (the dynamic linker's cache, Debian's links to commands);
+the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
+WARDEN_PATH: Final = "/.warden"
+"""Where the execute-only copy of the warden's shell lies inside (judge/running/warden.py)."""
+NAMESPACES: Final = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                     "--unshare-cgroup-try", "--die-with-parent", "--new-session")
+
+
+@functools.cache
+def tool(name: str) -> str:
+    """The full path of a command the sandbox runs, found once."""
+    return shutil.which(name) or shutil.which(name, path="/usr/bin:/bin:/usr/sbin:/sbin") or ""
+
+
+def read_only(path: Path) -> list[str]:
+    """Arguments that show `path` read-only at its own place, its parents traversable."""
+    parents = [f for parent in reversed(path.parents[:-1])
+               for f in ("--perms", "0755", "--dir", str(parent))]
+    return [*parents, "--ro-bind", str(path), str(path)]
+
+
+def hidden(path: Path) -> list[str]:
+    """Arguments that cover the folder `path` with an empty, read-only one."""
+    return ["--perms", "0555", "--tmpfs", str(path), "--remount-ro", str(path)]
+
+
+@functools.cache
+def system_view() -> tuple[str, ...]:
+    """Arguments for the read-only system: /usr, its links, selected /etc files."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in SYSTEM_ROOTS[1:]:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    args += ["--perms", "0755", "--dir", "/etc"]
+    for name in ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return tuple(args)
+
+
+def runtimes_view(view: View) -> list[str]:
+    """Arguments that show the runtimes' folders and hide the judge's packages within them.
+
+    They come after the tmpfs of /tmp, so that a runtime installed under /tmp shows."""
+    args: list[str] = []
+    for root in view.shown:
+        args += read_only(root)
+    for path in view.hidden:
+        if path.is_dir():
+            args += hidden(path)
+    return args
+
+
+def scratch(disk_mb: int | None, cwd: Path | None) -> list[str]:
+    """Arguments for /proc, /dev and the writable tmpfs: /tmp and the working folder."""
+    size = [] if disk_mb is None else ["--size", str(disk_mb << 20)]
+    args = ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
+    if cwd is not None:
+        args += ["--perms", "0777", *size, "--tmpfs", str(cwd)]
+    return args
+
+
+def copied_in(folder: Path, keep: list[int]) -> list[str]:
+    """Arguments that copy the working folder's entries into its tmpfs; the descriptors they
+    read from are appended to `keep`. The folder is the judge's own copy (judge/running/workspace.py):
+    its links stay inside it and are made again as links."""
+    args: list[str] = []
+    for here, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in dirs:
+            path = os.path.join(here, name)
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            else:
+                args += ["--perms", "0777", "--dir", path]
+        for name in sorted(files):
+            path = os.path.join(here, name)
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+                continue
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+            keep.append(fd)
+            mode = "0777" if os.stat(fd).st_mode & 0o111 else "0666"
+            args += ["--perms", mode, "--file", str(fd), path]
+    return args
+
+
+def drop_privileges(as_root: bool, uid: int) -> list[str]:
+    """Arguments that end bwrap's options and run what follows with no privileges: as `uid`
+    in a user namespace of its own when the judge is root, else bwrap's own user namespace."""
+    if not as_root:
+        return ["--unshare-user", "--cap-drop", "ALL", "--"]
+    return ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+            "--", tool("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--no-new-privs",
+            "--", tool("unshare"), "--user", "--map-current-user"]

@@ -1,0 +1,83 @@
+"""The one place a judged program is started: a fresh working folder holding a copy of the
+submission, its command with the seed filled in, its runtime checked, contained."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.manifest import Manifest
+from judge.running import runtimes
+from judge.running.probes import check_runtime, support
+from judge.running.sandbox import Sandbox
+from judge.running.session import RUN_MARKER, Session, SpawnError
+from judge.running.workspace import working_folder
+from judge.settings import Settings
+
+
+@dataclass(frozen=True)
+class Started:
+    """A program just started: its live session, and the working folder it runs in."""
+
+    session: Session
+    folder: Path
+
+    def remove_folder(self) -> None:
+        """Remove the working folder, once the program is gone."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
+    """An explicit, small environment for a child: no PYTHONUNBUFFERED, no inherited settings,
+    never the judge's own folder; `marked` adds the marker that finds its processes."""
+    env = {
+        "PATH": runtimes.search_path(),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if marked:
+        env[RUN_MARKER] = uuid.uuid4().hex
+    return env
+
+
+def resolve_command(command: tuple[str, ...], cwd: Path, path: str) -> list[str]:
+    """The command with its program found: `python3` is the interpreter behind the judge's
+    Python, a path is relative to the working folder, a name is a runtime found on `path` or
+    the judge's own PATH (judge/running/runtimes.py)."""
+    program = command[0]
+    if "/" in program:
+        candidate = cwd / program
+        if not candidate.exists():
+            raise SpawnError(f"command not found: {program!r}")
+        return [str(candidate), *command[1:]]
+    found = runtimes.find(program, path)
+    if found is None:
+        raise SpawnError(f"command not found: {program!r}")
+    return [found, *command[1:]]
+
+
+def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
+    """The manifest's command with its seed arguments filled in."""
+    return manifest.command + tuple(a.replace("{seed}", str(seed)) for a in manifest.seed_args)
+
+
+def start_program(manifest: Manifest, settings: Settings) -> Started:
+    """The program started in a fresh working folder, contained as the settings say."""
+    found = support(settings.sandbox)
+    folder = working_folder(manifest.folder, manifest.files)
+    env = minimal_environment(folder, marked=not found.namespaced)
+    try:
+        argv = resolve_command(command_line(manifest, settings.seed), folder, env["PATH"])
+        check_runtime(argv[0], found)
+        sandbox = Sandbox(found, settings.limits)
+        session = Session.spawn(argv, cwd=folder, env=env, transport=settings.transport,
+                                sandbox=sandbox)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return Started(session, folder)

@@ -1,0 +1,368 @@
+"""Containment of a judged program: what it sees, what it may use, who it runs as, when it ends.
+
+Theory of operation. Under `full`, a run is these processes:
+
+1. the judge: it never runs untrusted code, it loads all of its own code before the program
+   starts, and it writes every report once the run's tree is dead;
+2. the keeper, `bwrap` (bubblewrap), with a parent-death signal (SIGKILL, `--die-with-parent`):
+   a starter shell joins the run's control groups (judge/running/cgroups.py) and `prlimit` sets the
+   per-process limits before they exec it, so that everything after it is counted against
+   the run's caps, and no Python code runs between fork and exec; it builds new pid, mount,
+   network, ipc, uts and cgroup namespaces (judge/running/bwrap.py builds the world inside), and exits
+   with the warden's status as soon as the warden exits;
+3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
+   the keeper, and when it dies the kernel kills every process left in the namespace; when
+   the judge is root it stays root, out of the program's reach;
+4. the warden (judge/running/warden.py), a few lines of `sh` (pid 2) run from an execute-only copy of
+   the shell, so it is not dumpable: the program can neither trace it nor take its
+   descriptors (`ptrace`, `pidfd_getfd`, `/proc/PID/fd`). It is deaf to the signals it can
+   catch, an unprivileged user in a user namespace of its own: uid 65534 (`setpriv`, then
+   `unshare --user`) when the judge is root, the judge's own uid mapped by bwrap otherwise;
+   no capabilities, `no_new_privs`. It starts the program, waits for it, counts the processes
+   still alive in the namespace, writes that count on a pipe only it holds, and exits with
+   the program's status (128 + N for signal N). The judge reads the count strictly: anything
+   else is a judge error. The program runs as the same user, so it can SIGKILL or SIGSTOP
+   its warden: that only ends or stalls its own run;
+5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, two files
+   of /etc, the folder of each runtime installed elsewhere, with the judge's site-packages
+   covered) where only its working folder, a copy of its files, and /tmp can be written, both
+   on size-capped tmpfs, gone with the mount namespace. Its arguments are data, never mounts.
+
+What each limit stops: the memory cap (control group) holds the whole tree and its tmpfs
+files; the process cap (control group) stops a fork bomb; the CPU quota (control group, one
+core by default) keeps a run from starving the runs beside it; CPU time is capped per process
+(RLIMIT_CPU) and for the whole tree (counted by the control group, checked while the judge
+waits and at the end), and a generous wall-clock cap bounds the run; file size (RLIMIT_FSIZE)
+and the tmpfs sizes stop a disk fill; RLIMIT_NOFILE caps open files; no network; the pid
+namespace hides the judge, so it can neither read nor signal it. The submission folder is
+copied in as data (judge/running/workspace.py): no link out of it is followed, no device read.
+
+What `full` does not stop: reading world-readable files of the bound runtimes; using its CPU
+and wall-time budget as it likes; a kernel bug. `partial` lacks what it lists: without
+namespaces the program runs as the judge's user, sees its files, has the network and can
+signal it, and leftovers are found by process group and an environment marker; without
+control groups the limits are per process (address space times the process cap) and no CPU
+quota holds. `none` is a process group with per-process limits only, for trusted code.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Final
+
+from judge.running import bwrap, runtimes, warden
+from judge.running.bwrap import tool
+from judge.running.cgroups import Layout, TreeLimits
+from judge.running.processes import user_processes
+
+SANDBOX_UID: Final = 65534
+"""The user a root judge runs programs as: `nobody`."""
+EXTRA_PROCESSES: Final = 3
+"""Processes of the sandbox itself within the process cap: keeper, init, warden."""
+JOIN: Final = ('while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; '
+                'exec "$@"')
+"""The starter's script: join each control group named before `--`, then exec the rest."""
+
+
+class Level(StrEnum):
+    """How well a run is contained."""
+
+    FULL = "full"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+class SandboxError(RuntimeError):
+    """Containment that was required but is not available."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run; None means no limit (the judge's defaults: judge.options)."""
+
+    cpu_seconds: int | None = None
+    """CPU time of the whole tree (and of each process, as a backstop)."""
+    memory_mb: int | None = None
+    """Memory of the whole tree under control groups, else address space of each process."""
+    file_mb: int | None = None
+    disk_mb: int | None = None
+    """Size of the working folder and of /tmp, each (tmpfs, under namespaces)."""
+    processes: int | None = None
+    open_files: int | None = None
+    output_bytes: int | None = None
+    cpus: float | None = None
+    """Cores the tree may use at once (a CPU quota, under control groups)."""
+
+
+@dataclass(frozen=True)
+class Support:
+    """What containment this machine gives: a reason for each part that is missing."""
+
+    namespaces: str = ""
+    """Empty when bwrap can build the namespaces, else why not."""
+    cgroups: str = ""
+    """Empty when a control group can be made for each run, else why not."""
+    layout: Layout | None = None
+    chosen_off: bool = False
+
+    @property
+    def namespaced(self) -> bool:
+        """True when runs get their own namespaces."""
+        return not self.namespaces and not self.chosen_off
+
+    @property
+    def level(self) -> Level:
+        """full, partial or none."""
+        if self.chosen_off or (self.namespaces and self.cgroups):
+            return Level.NONE
+        return Level.PARTIAL if self.namespaces or self.cgroups else Level.FULL
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """What the level lacks, one phrase each."""
+        if self.chosen_off:
+            return ("turned off with --sandbox off",)
+        return tuple(f"{what}: {why}" for what, why in (
+            ("namespaces", self.namespaces), ("whole-tree limits", self.cgroups)) if why)
+
+    def describe(self) -> str:
+        """The level as the report's header gives it."""
+        missing = self.missing
+        return self.level.value + (f" (missing {'; '.join(missing)})" if missing else "")
+
+
+@dataclass(frozen=True)
+class Containment:
+    """The facts of a contained run, once its tree is dead."""
+
+    level: Level
+    missing: tuple[str, ...] = ()
+    memory_hit: bool = False
+    processes_hit: bool = False
+    cpu_seconds: float | None = None
+    cpu_hit: bool = False
+    peak_memory_kb: int | None = None
+    leftovers: int | None = None
+    """Processes alive when the program's main process ended (None when not counted)."""
+    fault: str = ""
+    """Why the sandbox's own report cannot be trusted (a judge error); empty when it can."""
+
+
+def runs_as_root() -> bool:
+    """True when the judge is root and so must drop to an unprivileged user."""
+    return os.geteuid() == 0
+
+
+def _inner_pid(pid: int) -> int:
+    """A process's pid inside its own pid namespace (0 when unknown)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("NSpid:"):
+                    return int(line.split()[-1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _descendants(root: int) -> list[int]:
+    """The live processes descended from `root`, itself included."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
+
+
+class Sandbox:
+    """The containment of one run: start the program inside, list, kill, and read the facts."""
+
+    def __init__(self, found: Support, limits: Limits, probing: bool = False) -> None:
+        self.support = found
+        self.limits = limits
+        self.level = found.level
+        self.namespaced = found.namespaced
+        self.tree: TreeLimits | None = None
+        if found.layout is not None and not found.chosen_off and not probing:
+            processes = None if limits.processes is None else limits.processes + EXTRA_PROCESSES
+            memory = None if limits.memory_mb is None else limits.memory_mb << 20
+            self.tree = TreeLimits.create(found.layout, memory, processes, limits.cpus)
+        self._processes: int | None = None
+        """RLIMIT_NPROC where no control group caps the tree: the user's count plus the cap."""
+        if self.tree is None and limits.processes is not None:
+            uid = SANDBOX_UID if self.namespaced and runs_as_root() else os.getuid()
+            self._processes = user_processes(uid) + limits.processes + EXTRA_PROCESSES
+        self._report: int | None = None
+        self.keeper = 0
+        """The first process of the run, started by the judge."""
+        self._program = 0
+        """The program's first process, once found."""
+        self._open: list[int] = []
+
+    # -- starting -----------------------------------------------------------------------
+
+    def popen(self, argv: list[str], *, cwd: Path | None, env: dict[str, str],
+              stdin: int | IO[bytes] | None, stdout: int | IO[bytes] | None,
+              stderr: int | IO[bytes] | None) -> subprocess.Popen[bytes]:
+        """Start `argv` contained, in its own session, with the run's limits.
+
+        No Python runs in the child (the judge may be judging in several threads at once):
+        a starter shell joins the control groups and `prlimit` sets the limits."""
+        try:
+            command = self._wrapped(argv, cwd) if self.namespaced else argv
+            process = subprocess.Popen(
+                self._starter() + command, stdin=stdin, stdout=stdout, stderr=stderr,
+                cwd=None if self.namespaced else cwd, env=env, start_new_session=True,
+                close_fds=True, pass_fds=tuple(self._open))
+        finally:
+            for fd in self._open:
+                os.close(fd)
+            self._open = []
+        self.keeper = process.pid
+        return process
+
+    def _starter(self) -> list[str]:
+        """The commands before the keeper: join the run's groups, set the limits."""
+        start: list[str] = []
+        if self.tree is not None:
+            start = [tool("sh"), "-c", JOIN, "starter", *self.tree.procs_files(), "--"]
+        limits = self.limits
+
+        def cap(option: str, value: int | None, extra: int = 0) -> list[str]:
+            return [] if value is None else [f"--{option}={value}:{value + extra}"]
+        files = limits.open_files
+        if not tool("prlimit"):
+            return start
+        return [*start, tool("prlimit"), *cap("cpu", limits.cpu_seconds, 1),
+                *cap("as", None if limits.memory_mb is None else limits.memory_mb << 20),
+                *cap("fsize", None if limits.file_mb is None else limits.file_mb << 20),
+                *cap("nofile", None if files is None else max(files, len(self._open) + 16)),
+                *cap("nproc", self._processes), "--core=0", "--"]
+
+    def _wrapped(self, argv: list[str], cwd: Path | None) -> list[str]:
+        """The bwrap command that runs `argv` in the sandbox, its warden first."""
+        read_end, write_end = os.pipe()
+        self._open.append(write_end)
+        os.set_blocking(read_end, False)
+        self._report = read_end
+        # A plain sh starts fastest but names descriptors 0 to 9 only; bash names any.
+        shell = tool("sh") if write_end <= 9 or not tool("bash") else tool("bash")
+        report = write_end if write_end <= 9 or shell.endswith("bash") else None
+        shell_fd = os.open(os.path.realpath(shell), os.O_RDONLY | os.O_CLOEXEC)
+        self._open.append(shell_fd)
+        args = [tool("bwrap"), *bwrap.NAMESPACES, *bwrap.system_view(),
+                *bwrap.scratch(self.limits.disk_mb, cwd),
+                *bwrap.runtimes_view(runtimes.view(self._runtimes(argv[0], cwd))),
+                "--perms", "0111", "--file", str(shell_fd), bwrap.WARDEN_PATH]
+        if cwd is not None:
+            args += [*bwrap.copied_in(cwd, self._open), "--chdir", str(cwd)]
+        args += bwrap.drop_privileges(runs_as_root(), SANDBOX_UID)
+        return [*args, bwrap.WARDEN_PATH, "-c", warden.script(report), "warden", *argv]
+
+    @staticmethod
+    def _runtimes(program: str, cwd: Path | None) -> list[str]:
+        """The runtimes a run needs shown: the judge's Python, and the program started unless
+        it is one of the submission's own files."""
+        shown = [str(runtimes.python())]
+        if cwd is None or not Path(program).is_relative_to(cwd):
+            shown.append(program)
+        return shown
+
+    # -- watching and ending ------------------------------------------------------------
+
+    def members(self, *, own: bool = False) -> list[int] | None:
+        """The program's live processes (and the sandbox's own too, if `own`), or None when the
+        caller must find them (no namespaces and no control group: by process group and
+        marker)."""
+        if self.tree is not None:
+            pids = self.tree.members()
+        elif self.namespaced and self.keeper:
+            pids = _descendants(self.keeper)
+        else:
+            return None
+        if not self.namespaced or own:
+            return pids
+        return [pid for pid in pids
+                if pid != self.keeper and _inner_pid(pid) not in warden.WARDEN_INNER_PIDS]
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the whole tree has used so far, or None without a control group."""
+        return self.tree.cpu_seconds() if self.tree is not None else None
+
+    def closed_by_program(self, descriptor: int) -> bool:
+        """True when the program's first process has closed `descriptor` (0 or 1) and runs
+        on. Inside namespaces the keeper and the warden hold its stdin and stdout too, so
+        the judge would see no end of output and no broken pipe: it asks /proc instead."""
+        if not self.namespaced:
+            return False
+        if not self._program:
+            self._program = next((pid for pid in self.members() or []
+                                  if _inner_pid(pid) == warden.PROGRAM_INNER_PID), 0)
+        if not self._program:
+            return False
+        return os.path.isdir(f"/proc/{self._program}/fd") and \
+            not os.path.lexists(f"/proc/{self._program}/fd/{descriptor}")
+
+    def kill(self) -> None:
+        """SIGKILL every process of the run that the sandbox can find."""
+        if self.tree is not None:
+            self.tree.kill_all()
+
+    def exit_codes(self, status: int) -> tuple[int | None, int | None]:
+        """The program's exit status and terminating signal, from the first process's status."""
+        if os.WIFSIGNALED(status):
+            return None, os.WTERMSIG(status)
+        code = os.WEXITSTATUS(status)
+        if self.namespaced and 128 < code < 128 + signal.NSIG:
+            return None, code - 128
+        return code, None
+
+    def finish(self) -> Containment:
+        """The facts of the run, once its tree is dead; frees what the run held."""
+        usage = self.tree.usage() if self.tree is not None else None
+        report = self._read_report()
+        self.release()
+        return Containment(
+            level=self.level, missing=self.support.missing,
+            memory_hit=usage.memory_hit if usage else False,
+            processes_hit=usage.processes_hit if usage else False,
+            cpu_seconds=usage.cpu_seconds if usage else None,
+            cpu_hit=bool(usage and self.limits.cpu_seconds is not None
+                         and usage.cpu_seconds > self.limits.cpu_seconds),
+            peak_memory_kb=usage.peak_memory_kb if usage else None,
+            leftovers=report.leftovers, fault=report.fault)
+
+    def _read_report(self) -> warden.Report:
+        """The warden's report, if it wrote one, read strictly."""
+        if self._report is None:
+            return warden.Report(None)
+        try:
+            data = os.read(self._report, warden.LONGEST_REPORT)
+        except OSError:
+            data = b""
+        return warden.read_report(data)
+
+    def release(self) -> None:
+        """Remove the run's groups and close its pipe (idempotent)."""
+        if self.tree is not None:
+            self.tree.kill_all()
+            self.tree.remove()
+            self.tree = None
+        if self._report is not None:
+            os.close(self._report)
+            self._report = None

@@ -1,0 +1,132 @@
+"""Hints: after the facts of a rejection, the likely fix, in a sentence.
+
+The checks add the hints that follow from what they saw (a missed line, a box kept twice
+under a symmetry, a dump far short of 304 boxes, an empty box an undeclared reading would
+explain, beads in a form the judge does not know); `for_run` adds those that follow from how
+the run ended (a crash at the first move typed, a silence that only a slow start explains, a
+limit). A hint never replaces a fact: it comes after them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from reference.board import EMPTY, LINES, Board, Cell, O, X, winner
+from reference.symmetry import SYMMETRIES, Symmetry, transform
+
+from judge.deciding.verdict import Check, Decision, Facts, Verdict
+from judge.options import MoveFormat, RefillRule
+
+TRANSFORMS: Final = {
+    (0, 1): "the identity",
+    (2, 5): "a rotation by 90 degrees clockwise",
+    (8, 7): "a rotation by 180 degrees",
+    (6, 3): "a rotation by 90 degrees anticlockwise",
+    (2, 1): "a reflection in the vertical axis (left and right swapped)",
+    (6, 7): "a reflection in the horizontal axis (top and bottom swapped)",
+    (0, 3): "a reflection in the diagonal from the top left",
+    (8, 5): "a reflection in the diagonal from the top right",
+}
+"""Each symmetry of the square by where it takes the top-left and top-middle squares."""
+
+REFILL_ON_DRAW: Final = (
+    'if the program refills a box only when it next draws from it, empty (the challenge\'s '
+    'literal reading), declare refill = "on-draw" (SPEC section 8): the judge then allows '
+    'empty boxes in dumps')
+"""The hint for an empty box, or a move from one, under the default refill reading."""
+BEAD_FORMS: Final = (
+    "the judge reads beads as cell numbers 0 to 8 or 1 to 9 (row by row from the top left), "
+    'or as squares LL to RR; declare beads = "0-8", "1-9" or "letters" (SPEC section 8) if '
+    "it guessed the numbering wrong")
+"""The hint for beads written in a form the judge cannot read."""
+
+
+def symmetry_between(first: Board, second: Board) -> str:
+    """The symmetry of the square that carries the board `first` onto `second`, in words."""
+    for g in SYMMETRIES:
+        if transform(first, g) == second:
+            return name_of(g)
+    return "no symmetry of the square"
+
+
+def name_of(g: Symmetry) -> str:
+    """A symmetry of the square in words: a rotation by 90 or 180 degrees, a reflection."""
+    def where(cell: int) -> int:
+        return transform(X + EMPTY * 8 if cell == 0 else EMPTY + X + EMPTY * 7, g).index(X)
+    return TRANSFORMS[(where(0), where(1))]
+
+
+def why_over(board: Board) -> str:
+    """Why a game is over on `board`: the line that won it, or a full board."""
+    side = winner(board)
+    if side is None:
+        return "the board is full" if EMPTY not in board else "it is not over"
+    line = next(line for line in LINES if all(board[c] == side for c in line))
+    return f"{side} has three in a row on squares {', '.join(str(c) for c in line)}"
+
+
+def missed_line(board: Board) -> str:
+    """The hint for a program that went on with a game that was over on `board`."""
+    if winner(board) is None:
+        return ("a game also ends when the board is full: the program should stop asking "
+                "for moves and print its matchboxes")
+    return ("a game ends at once when a side has three in a row on any of the 8 lines (3 "
+            "rows, 3 columns, 2 diagonals): check the program's test for a line")
+
+
+def labelled_mark(side: str) -> str:
+    """Whose mark a side is, for a sentence: MENACE's X or the opponent's O."""
+    return {X: "MENACE's", O: "the opponent's"}[side]
+
+
+def for_run(decision: Decision, facts: Facts, moves: MoveFormat, refill: RefillRule,
+            idle_seconds: float) -> tuple[str, ...]:
+    """The hints of a whole run: the check's own, then those that follow from how it ended."""
+    hints = list(decision.hints)
+    ending = facts.ending
+    place = decision.place
+    stderr = " ".join(ending.stderr_tail) if ending is not None else ""
+    stall = facts.stall
+    waits = stall is not None and stall.check is Check.INTERACTIVE
+    if (decision.verdict is Verdict.RUNTIME_ERROR or waits) and place.game == 1 \
+            and place.move == 1 and moves is MoveFormat.LETTERS:
+        digits = "int(" in stderr or "invalid literal" in stderr or "NaN" in stderr
+        what = "waited for another line after" if waits else "ended at"
+        hints.append(("it seems to read moves as numbers: " if digits else
+                      f"it {what} the first move the judge typed, two letters such as MM "
+                      "(SPEC section 2); if it reads moves in another form, ")
+                     + 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8) '
+                       "(SPEC section 8)")
+    if decision.verdict is Verdict.IDLE and stall is not None and stall.check is None \
+            and stall.cpu_seconds >= idle_seconds * 0.5:
+        hints.append(f"it was busy for {stall.cpu_seconds:.1f} s of CPU without printing: if "
+                     "it is only slow to start or to think, allow it more with --idle-limit "
+                     f"SECONDS (now {idle_seconds:g})")
+    if decision.verdict is Verdict.TIME_LIMIT and decision.check is None and \
+            "CPU" in decision.reason:
+        hints.append("if it is only slow, allow it more with --time-limit SECONDS (CPU time of "
+                     "the whole run)")
+    if decision.verdict is Verdict.MEMORY_LIMIT:
+        hints.append("if it needs more, allow it with --memory-limit MB")
+    if decision.check is Check.EXIT and ending is not None and ending.leftovers:
+        hints.append("every process it starts must end before it exits (wait for them)")
+    if refill is RefillRule.ON_EMPTY and (
+            decision.check is Check.LEARNING and "a refill of 3 beads" in decision.expected
+            or decision.check is Check.BEAD_DRAWS and decision.got.endswith("which had none")):
+        hints.append(REFILL_ON_DRAW)
+    return tuple(dict.fromkeys(hints))
+
+
+def counts_by_move(labels: list[Board]) -> str:
+    """How many of the 304 boxes a dump holds for each of MENACE's four moves."""
+    found = [0, 0, 0, 0]
+    for label in labels:
+        found[label.count(X)] += 1
+    return ", ".join(f"{got} of {whole} for MENACE's {which} move" for got, whole, which in
+                     zip(found, (1, 12, 108, 183), ("first", "second", "third", "fourth"),
+                         strict=True))
+
+
+def cells(squares: tuple[Cell, ...]) -> str:
+    """Squares in words: `2, 4, 6`."""
+    return ", ".join(str(c) for c in squares)
