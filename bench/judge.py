@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -105,7 +104,8 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     from judge.settings import Settings
 
     settings = Settings(seed=seed, transport=Transport(transport))
-    session, folder = start_program(read_manifest(submission), settings)
+    started = start_program(read_manifest(submission), settings)
+    session = started.session
     send, source = session.input_fd, session.output_fd
     os.set_blocking(source, True)
     pending = b""
@@ -119,7 +119,7 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     os.set_blocking(source, False)
     session.wait_exit(60)
     session.close()
-    shutil.rmtree(folder, ignore_errors=True)
+    started.remove_folder()
 
 
 def lockstep(transcript: Path, transport: str, seed: int, submission: Path) -> float:

@@ -104,6 +104,8 @@ class Referee:
         self.games_played = 0
         self.results: list[Outcome] = []
         """MENACE's result in each game played to its end, checked or not."""
+        self.outcomes = Tally()
+        """MENACE's results in the games counted as played."""
         self.refills = 0
         self.symmetric_draws = 0
         self.labelled = True
@@ -138,6 +140,7 @@ class Referee:
                 self.place = Place(game, 0)
                 self.play_game(game)
                 self.games_played = game
+                self.outcomes = self.outcomes.after(self.results[game - 1])
             self.finish()
         except Stop:
             self.deferred.settle(self._mark)  # a check that failed late is the one to report
@@ -170,6 +173,9 @@ class Referee:
             del self.moves_sent[-1][moves:]
         if game:
             self.games_played = min(self.games_played, game - 1)
+            self.outcomes = Tally()
+            for outcome in self.results[:self.games_played]:
+                self.outcomes = self.outcomes.after(outcome)
 
     def play_game(self, game: int) -> None:
         """One game: `new game`, the moves, the dump, and the checks on all of them."""
@@ -319,10 +325,7 @@ class Referee:
 
     def coverage(self) -> Coverage:
         """What this run exercised (up to where a check that failed late fell due)."""
-        outcomes = Tally()
-        for outcome in self.results[:self.games_played]:
-            outcomes = outcomes.after(outcome)
         if self.stopped_coverage is not None:
-            return replace(self.stopped_coverage, outcomes=outcomes)
-        return Coverage(outcomes, self.refills, self.symmetric_draws,
+            return replace(self.stopped_coverage, outcomes=self.outcomes)
+        return Coverage(self.outcomes, self.refills, self.symmetric_draws,
                         len(self.knowledge.draws))
