@@ -84,7 +84,10 @@ def test_evidence_names_every_alternative() -> None:
     assert evidence.strongest == "a"
     assert evidence.ratios().startswith(f"a: {start_weight(1) * 9.1 + 1 - start_weight(1):.3g}")
     assert evidence.passed and evidence.threshold == 1 / FALSE_ALARM
-    assert "likeliest alternative: a" in evidence.describe("moves", "the law")
+    assert "likeliest alternative" not in evidence.describe("moves", "the law")  # a mere 5
+    for game in range(2, 5):
+        detector.bet(game, [10.0, 0.0])
+    assert "likeliest alternative: a" in detector.evidence().describe("moves", "the law")
     assert Evidence(0, (), ()).describe("moves", "the law") == "over 0 moves, nothing to test"
 
 

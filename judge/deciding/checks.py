@@ -296,8 +296,14 @@ def bead_draws(test: Evidence, place: Place) -> Failure | None:
     """Check 7: the evidence against drawing by the beads has not reached its threshold."""
     if test.passed:
         return None
+    hints: tuple[str, ...] = ()
+    if test.strongest.startswith("always the first bead as printed"):
+        hints = ("its draws follow the order in which it printed each box's beads: the draw is "
+                 "made at the move (SPEC section 5), so shuffling a box as it is printed and "
+                 "taking its first bead next game fixes every draw in advance; draw a bead "
+                 "at random when MENACE moves",)
     return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
-                   evidence=_per_alternative(test))
+                   evidence=_per_alternative(test), hints=hints)
 
 
 class Refills:

@@ -176,12 +176,14 @@ class Evidence:
         return "; ".join(self.per_alternative())
 
     def describe(self, what: str, law: str) -> str:
-        """The statistic in words: `what` observed, against the SPEC's `law`."""
+        """The statistic in words: `what` observed, against the SPEC's `law`; the likeliest
+        alternative only where the evidence is worth a look (NOTABLE), else it means nothing."""
         if not self.observations:
             return f"over 0 {what}, nothing to test"
-        return (f"over {self.observations} {what}, evidence against {law} "
-                f"{_exp(self.log_evidence):.3g} (rejected at {self.threshold:.0f}); "
-                f"likeliest alternative: {self.strongest}")
+        likeliest = (f"; likeliest alternative: {self.strongest}"
+                     if self.log_evidence >= math.log(NOTABLE) else "")
+        return (f"over {self.observations:,} {what}, evidence against {law} "
+                f"{_exp(self.log_evidence):.3g} (rejected at {self.threshold:.0f}){likeliest}")
 
     def powers(self) -> tuple[float | None, ...]:
         """Each sized alternative's chance of being rejected had its own law drawn (None: unsized
@@ -191,6 +193,11 @@ class Evidence:
         return tuple(power(m, v, self.share(k), self.threshold) if sized else None
                      for k, (m, v, sized) in enumerate(zip(self.expected, self.variances,
                                                            self.sized, strict=True)))
+
+
+NOTABLE: Final = 20.0
+"""Evidence from which the likeliest alternative is named: below it, which alternative leads
+is chance (a correct program reaches it in a few runs of a hundred)."""
 
 
 def _exp(log: float) -> float:
