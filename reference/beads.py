@@ -85,6 +85,18 @@ class Box:
         self.counts[:] = row
         self._rebuild()
 
+    def copy(self) -> Box:
+        """A new box holding the same beads."""
+        box = Box.__new__(Box)
+        box.counts, box.entries, box.top, box.shift = (
+            self.counts[:], self.entries[:], self.top[:], self.shift)
+        return box
+
+    def assign(self, other: Box) -> None:
+        """Hold the same beads as `other`, in place: a match built on this box stays valid."""
+        self.counts[:], self.entries[:], self.top[:], self.shift = (
+            other.counts, other.entries, other.top, other.shift)
+
     @property
     def total(self) -> int:
         """The number of beads in the box."""

@@ -181,6 +181,22 @@ def _steps(players: tuple[str, ...]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+@cache
+def _arrivals(players: tuple[str, ...]) -> tuple[Onward, ...]:
+    """For each position, its step forever: what follows arriving there when nobody moves from
+    there at random. Made once a process and shared (a `repeat` keeps no state)."""
+    return tuple(map(repeat, _steps(players)))
+
+
+@cache
+def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...], tuple[tuple[PositionId, ...], ...]]:
+    """Where `player`'s MENACE draws: the positions, their boxes and the position after each square."""
+    after_bead = box_table(player).after_bead
+    draws = _draws_at(player)
+    return (tuple(p for p, _ in draws), tuple(box for _, box in draws),
+            tuple(after_bead[p] for p, _ in draws))
+
+
 OpponentRows = tuple[tuple[PositionId, list[Step]], ...]
 """For each position where an opponent given as data moves, the steps it picks from."""
 
@@ -224,6 +240,8 @@ class Match:
         self.box_at: list[Box | None] = [None] * POSITIONS
         """For each position, the box its MENACE draws from there, or None."""
         players = tuple(hand.menace.player for hand in self.hands)
+        self.players = players
+        """The marks of the MENACEs, the learner's first."""
         self.steps = _steps(players)
         """For each position, the step for arriving there."""
         for hand in self.hands:
@@ -251,7 +269,7 @@ class Match:
         """The match bound to `draws`, made once and kept for the next call with the same draws."""
         if self._plan is not None and self._bound is draws:
             return self._plan
-        arrivals: list[Onward] = list(map(repeat, self.steps))
+        arrivals: list[Onward] = list(_arrivals(self.players))
         for p, row in self._opponent_rows:  # a list's own __getitem__ is the cheapest call from C
             arrivals[p] = (repeat(row[0]) if len(row) == 1
                            else map(row.__getitem__, draws.stream(len(row))))
@@ -260,11 +278,12 @@ class Match:
         draw_at = [NO_DRAW] * POSITIONS
         onward = arrivals.__getitem__
         for hand in self.hands:
-            after_bead, boxes, at_once = hand.table.after_bead, hand.menace.live_boxes, hand.at_once
-            for p, box in _draws_at(hand.menace.player):  # an illegal square's step: never taken
+            boxes = hand.menace.live_boxes
+            positions, numbers, rows = _draw_rows(hand.menace.player)
+            afters = map(tuple, map(map, repeat(onward), rows))  # an illegal square's: never taken
+            for p, box, after in zip(positions, numbers, afters, strict=True):
                 beads = boxes[box]
-                draw_at[p] = (beads.entries, beads.counts, beads.top, at_once,
-                              tuple(map(onward, after_bead[p])), beads)
+                draw_at[p] = (beads.entries, beads.counts, beads.top, hand.at_once, after, beads)
         self._bound = draws
         self._arrivals = arrivals
         self._plan = Plan(self, arrivals[0], draw_at, self._settles)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 
 from reference.beads import Box, Counts, counts_of
 from reference.board import (
@@ -32,12 +33,24 @@ class InvalidBoxesError(ValueError):
 
 def initial_counts(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, Counts]:
     """The beads each box starts with under these rules, counted per square, by label."""
+    return dict(_initial_counts(rules, player))
+
+
+@cache
+def _initial_counts(rules: Rules, player: str) -> dict[Board, Counts]:
+    """The beads each box starts with, made once a process for each rule set and player."""
     counts = {}
     for label in box_labels(player):
         squares = distinct_squares(label) if rules.distinct_moves_only else empty_cells(label)
         count = rules.initial_beads[label.count(player)]
         counts[label] = tuple(count if c in squares else 0 for c in CELLS)
     return counts
+
+
+@cache
+def _fresh_boxes(rules: Rules, player: str) -> tuple[Box, ...]:
+    """The boxes as the rules start them, in box order, made once a process: copied, never changed."""
+    return tuple(Box(row) for row in _initial_counts(rules, player).values())
 
 
 def initial_contents(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, list[Cell]]:
@@ -70,7 +83,7 @@ class Menace:
         self._empties = tuple(empty_cells(label) for label in self._labels)
         self._drawn: list[tuple[BoxId, Cell]] = []
         """The beads drawn this game, kept aside: box and square."""
-        self._boxes = [Box(c) for c in initial_counts(rules, player).values()]
+        self._boxes = [box.copy() for box in _fresh_boxes(rules, player)]
         if contents is not None:
             self.load(contents)
         if counts is not None:
@@ -137,7 +150,9 @@ class Menace:
 
     def reset(self) -> None:
         """Forget everything learned: every box back to the beads the rules start it with."""
-        self.load_counts(initial_counts(self.rules, self.player))
+        for box, fresh in zip(self._boxes, _fresh_boxes(self.rules, self.player), strict=True):
+            box.assign(fresh)
+        self._drawn = []
 
     def move(self, board: Board) -> Cell | None:
         """The square MENACE takes on `board`, its bead kept aside; None when it resigns."""
