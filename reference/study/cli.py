@@ -284,7 +284,7 @@ def train_one(options: argparse.Namespace, rules: Rules, names: tuple[str, ...],
             save_boxes(options.boxes, options.player, menace.counts(), before + options.games)
         except BoxFileError as error:
             raise SaveError(f"{error}; it still holds the boxes from before this run") from None
-    return menace, curve_from_results([bytes(results)], [bytes(empties)])
+    return menace, curve_from_results([results], [empties])
 
 
 def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
