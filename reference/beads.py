@@ -1,30 +1,30 @@
 """A matchbox's beads as a count per square, and an exact draw from a list of at most 255 entries.
 
 A box holds `counts[s]` beads of each square s of its label (none on a taken square), so its
-memory does not grow with its beads. For the draw it also keeps `entries`, made from the counts
-alone: the beads of each square in blocks of 2**shift, one entry s for each block but the last,
-then one entry LAST + s for the last block of each square that has beads (it holds 1 to
-2**shift beads), in ascending order. `shift` is the least that keeps the list within ENTRIES;
-below 256 beads it is 0: blocks of one bead, the entries are the beads themselves, sorted, and
-no block is marked last.
+memory does not grow with its beads. For the draw it also keeps `entries`: the beads of each
+square in blocks of 2**shift, one entry s for each block but the last, and one entry LAST + s
+for the last block of each square that has beads (it holds 1 to 2**shift beads). Below 256
+beads the shift is 0: blocks of one bead, the entries are the beads themselves, none marked
+last. `shift` starts (and restarts, when the entries would pass ENTRIES or could do with blocks
+half as large) as the least that keeps the list within ENTRIES, so a box keeps more than 127
+entries once it has blocks.
 
 A draw picks an entry uniformly, a number below 255 at most (cut from a byte in C, see
 `reference.draws`). A block but the last gives its square. A last block of r beads gives its
 square with chance r / 2**shift (a number below 2**shift is below r); else the draw starts
 again. On each try every bead is equally likely, so each square's chance is exactly its share
 of the beads; a try is lost only on a last block, at most nine entries among more than 127.
-The entries depend on the counts only, whatever the order of the changes that led to them, so
-every way of playing the same games draws the same squares from the same numbers.
 
-`top[s]` is the most beads square s can hold before its entries change, and `top[BLOCK]` the
-beads of a block: the game loop adds beads to a count alone, and past its top it sorts in one
-more entry of the square and raises its top by a block (calling `regroup` only when that is not
-enough); a box it leaves with one entry too many is regrouped before its next draw.
+The entries are in the order the changes left them: a new block's entry goes at the end, and
+an emptied block's is the square's last. So
+that the same numbers draw the same squares, every way of playing a game (`Menace.move` and
+`learn`, the game loop) makes the same changes in the same order: `grow` when a bead is drawn
+(the game loop does the same inline), `add` when the game ends. `top[s]` is the most beads
+square s holds before it needs one more entry, and `top[BLOCK]` the beads of a block.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right, insort
 from collections.abc import Iterable
 from typing import Final
 
@@ -48,14 +48,27 @@ class InvalidCountsError(ValueError):
     """Bead counts that are not nine whole numbers of at least zero."""
 
 
+SHRINK: Final = ENTRIES * 3 // 4
+"""A box's blocks are halved when that leaves it at most this many entries: not at once when
+they could be, so that a box near the line does not regroup at every change."""
+
+
 def _blocks(count: int, shift: int) -> int:
     """The entries of a square of `count` beads but its last block's: all of them at shift 0."""
     return count if not shift else count - 1 >> shift if count else 0
 
 
 def _top(count: int, shift: int) -> int:
-    """The most beads a square of `count` beads can hold with the same entries."""
+    """The most beads a square of `count` beads holds before it needs one more entry."""
     return ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
+
+
+def _remove_last(entries: list[int], entry: int) -> None:
+    """Remove the last of these entries: most often the last of all, put there at the draw."""
+    if entries[-1] == entry:
+        entries.pop()
+    else:
+        del entries[len(entries) - 1 - entries[::-1].index(entry)]
 
 
 class Box:
@@ -65,15 +78,15 @@ class Box:
 
     def __init__(self, counts: Iterable[int]) -> None:
         self.counts: list[int] = []
-        """Beads per square, squares 0 to 8: the box itself; the rest is made from it."""
+        """Beads per square, squares 0 to 8."""
         self.entries: list[int] = []
-        """One entry per block of 2**shift beads but each square's last (its square), then one
-        per last block (LAST + its square, when shift > 0), ascending: at most ENTRIES."""
+        """One entry per block of 2**shift beads but each square's last (its square), and one
+        per last block (LAST + its square, when shift > 0): at most ENTRIES before a draw."""
         self.top: list[int] = [0] * (len(CELLS) + 1)
-        """For each square, the most beads it can hold before its entries change; then (at
+        """For each square, the most beads it holds before it needs one more entry; then (at
         BLOCK) the beads of a block, 2**shift."""
         self.shift = 0
-        """Blocks hold 2**shift beads: the least shift that keeps the entries within ENTRIES."""
+        """Blocks hold 2**shift beads."""
         self.load(counts)
 
     def load(self, counts: Iterable[int]) -> None:
@@ -86,14 +99,14 @@ class Box:
         self._rebuild()
 
     def copy(self) -> Box:
-        """A new box holding the same beads."""
+        """A new box holding the same beads, in the same entries."""
         box = Box.__new__(Box)
         box.counts, box.entries, box.top, box.shift = (
             self.counts[:], self.entries[:], self.top[:], self.shift)
         return box
 
     def assign(self, other: Box) -> None:
-        """Hold the same beads as `other`, in place: a match built on this box stays valid."""
+        """Hold the same beads as `other`, in the same entries, in place."""
         self.counts[:], self.entries[:], self.top[:], self.shift = (
             other.counts, other.entries, other.top, other.shift)
 
@@ -109,7 +122,7 @@ class Box:
     def draw(self, draws: Draws) -> Cell:
         """A square drawn with chance proportional to its beads (the box must not be empty)."""
         entries = self.entries
-        if len(entries) > ENTRIES:  # one too many, left by the game loop
+        if len(entries) > ENTRIES:  # grown past it since the last draw
             self._rebuild()
         return self.resolve(entries[draws.below(len(entries))], draws)
 
@@ -124,60 +137,68 @@ class Box:
             entry = entries[draws.below(len(entries))]
         return entry  # type: ignore[return-value]
 
+    def grow(self, square: int, beads: int) -> None:
+        """Add `beads` (at least none) to a square that holds some, as the game loop does at a
+        draw: an entry at the end for each block they begin; the next draw regroups a box grown
+        past ENTRIES."""
+        counts, top = self.counts, self.top
+        count = counts[square] + beads
+        counts[square] = count
+        held = top[square]
+        while count > held:
+            self.entries.append(square)
+            held += top[BLOCK]
+        top[square] = held
+
     def add(self, square: int, beads: int) -> None:
-        """Put `beads` beads of `square` in (take them out when below zero)."""
-        counts, shift = self.counts, self.shift
+        """Put `beads` beads of `square` in (take them out when below zero): the entries of blocks
+        begun go at the end, and those of blocks emptied are the last of the square's."""
+        counts, entries, top, shift = self.counts, self.entries, self.top, self.shift
         count = counts[square] + beads
         if count < 0:
             raise ValueError(f"square {square} holds {count - beads} beads: "
                              f"{-beads} cannot be taken out")
         counts[square] = count
-        top = self.top[square]
-        if not top - (1 << shift) < count <= top or (
-                beads < 0 and shift and sum(counts) <= ENTRIES << (shift - 1)):
-            self.regroup(square)  # other entries, or blocks that may shrink
-
-    def regroup(self, square: int) -> None:
-        """Make the entries fit the counts again after the count of `square` changed."""
-        count, held = self.counts[square], self.top[square]
-        if count > held > 0:  # more blocks of a square that had beads: the common case, kept short
-            shift, entries = self.shift, self.entries
-            more = (count - 1 >> shift) - (held - 1 >> shift)
-            if len(entries) + more <= ENTRIES:
-                if more == 1:
-                    insort(entries, square)  # after its other blocks, before the last blocks
-                else:
-                    at = bisect_right(entries, square)
-                    entries[at:at] = [square] * more
-                self.top[square] = held + (more << shift)
-                return
-        self._regroup(square)
-
-    def _regroup(self, square: int) -> None:
-        """Make the entries fit the counts again, whatever the change of the count of `square`."""
-        counts, entries, top, shift = self.counts, self.entries, self.top, self.shift
-        count, held = counts[square], top[square]
-        old, new = _blocks(held, shift), _blocks(count, shift)
-        marked = shift and (held > 0) != (count > 0)  # a last block comes or goes
-        if len(entries) + new - old + (marked and (1 if count else -1)) > ENTRIES or (
-                shift and count < held and sum(counts) <= ENTRIES << (shift - 1)):
-            self._rebuild()  # the blocks must grow, or may shrink
+        held = top[square]
+        if not shift:  # an entry a bead
+            if beads > 0:
+                entries += [square] * beads
+                if len(entries) > ENTRIES:
+                    self._rebuild()
+                    return
+            else:
+                for _ in range(-beads):
+                    _remove_last(entries, square)
+            top[square] = count
             return
-        if new != old:
-            at = bisect_right(entries, square)
-            if new > old:
-                entries[at:at] = [square] * (new - old)
-            else:
-                del entries[at - old + new:at]
-        if marked:
+        if held - top[BLOCK] < count <= held:  # the same entries
+            if beads < 0 and sum(counts) <= SHRINK << (shift - 1) and self._may_shrink():
+                self._rebuild()
+            return
+        old = held - 1 >> shift if held else 0  # blocks but the last, before and now
+        new = count - 1 >> shift if count else 0
+        if new > old:
+            entries += [square] * (new - old)
+        for _ in range(old - new):
+            _remove_last(entries, square)
+        if (held > 0) != (count > 0):  # a last block comes or goes
             if count:
-                insort(entries, LAST + square)
+                entries.append(LAST + square)
             else:
-                entries.remove(LAST + square)
-        top[square] = _top(count, shift)
+                _remove_last(entries, LAST + square)
+        top[square] = ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
+        if len(entries) > ENTRIES or beads < 0 and self._may_shrink():
+            self._rebuild()
+
+    def _may_shrink(self) -> bool:
+        """True when blocks half as large would leave at most SHRINK entries."""
+        shift, counts = self.shift, self.counts
+        return bool(shift) and sum(counts) <= SHRINK << (shift - 1) and sum(
+            -(-count >> (shift - 1)) for count in counts) <= SHRINK
 
     def _rebuild(self) -> None:
-        """Choose the least shift that keeps the entries within ENTRIES, and make them all."""
+        """Choose the least shift that keeps the entries within ENTRIES, and make them all anew,
+        in ascending order."""
         counts = self.counts
         shift = max(0, sum(counts).bit_length() - 8)  # below it, the blocks are too many
         while sum(-(-count >> shift) for count in counts) > ENTRIES:  # blocks, the last ones too

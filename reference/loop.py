@@ -7,15 +7,15 @@ opponent's move, drawn in C from a stream of numbers, and a MENACE's forced last
 in), or to `OVER + p` for the position p where the game is over, so one comparison ends a game.
 
 Boxes are counts per square (`reference.beads`). A drawn bead stays in its box until the game
-ends, as a box is drawn from at most once a game, and goes back at once with what a win
-returns (`at_once`, by a count alone); when the game ends otherwise, `settle` gives it what the
-result returns instead, walking the game's draws back from the last (`before`). A box's entries
-depend on its counts only, and every number is drawn from the same `Draws` in the same order
-as `Menace.move` draws it, so the loop plays the plain rules' games exactly.
+ends, as a box is drawn from at most once a game, and its box gets at once what a win adds
+(`at_once`: `Box.grow`, inline); when the game ends otherwise, `settle` gives the box the
+rest (`Box.add`), walking the game's draws back from the last (`before`). `Menace.move` and
+`learn` make the same changes in the same order, and every number is drawn from the same `Draws`
+in the same order, so the loop plays the plain rules' games exactly, entry for entry.
 
 What keeps the loop fast, in CPython 3.11: each draw of an entry is one `next` on a stream of
 small ints cut in C (a box keeps at most 255 entries, whatever its beads); a win changes one
-count, the entries only once a block fills; the opponent's move is a `next` on a `map` over a
+count, and appends an entry only when a block fills; the opponent's move is a `next` on a `map` over a
 list's `__getitem__`, all in C; every table is indexed from zero up, which the interpreter's
 fast paths for indexing require; the loop's conditional jumps stay short enough for the
 interpreter to specialise the comparisons before them. The tables that depend on the sides'
@@ -24,7 +24,6 @@ marks and the opponent alone are made once a process; `match_of` keeps a learner
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -96,6 +95,12 @@ def final_results() -> tuple[int, ...]:
     )
 
 
+def at_once(rules: Rules) -> int:
+    """The beads of a drawn square added to its box at the draw: what a win adds (at least none).
+    The drawn bead itself stays in the box until the game ends."""
+    return max(0, rules.win)
+
+
 def beads_returned(rules: Rules, player: str) -> list[int]:
     """Beads of each drawn square put back after a game, by the game's Result code."""
     returned = [0] * len(Result)
@@ -119,8 +124,7 @@ class _Hand:
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
         rules = menace.rules
-        self.at_once = max(0, rules.win)
-        """The beads of the drawn square added at once: what a win adds (at least none)."""
+        self.at_once = at_once(rules)
         self.change = [returned - 1 - self.at_once for returned in beads_returned(rules, menace.player)]
         """By Result code, the beads of each drawn square still to add when the game ends (the
         drawn bead counted in its box, with `at_once` more)."""
@@ -291,21 +295,23 @@ class Match:
 
     def from_few_beads(self, position: PositionId, draws: Draws, empty_boxes: bytearray,
                        results: list[int]) -> tuple[int, Step]:
-        """A draw from a box of fewer than two entries, or one too many, at `position`, made as
-        the plain rules make it.
+        """A draw from a box of fewer than two entries, or more than ENTRIES, at `position`,
+        made as `Menace.move` makes it.
 
         A box of one bead: the square, and the position; the bead was taken out, the box refilled
         if the rules say so, and the bead put back until the game ends. An empty box: -1, and the
         step after resigning or a random move; counted in the game's `empty_boxes` if it is the
-        learner's. A box of one entry too many: regrouped, the square drawn, and the position.
+        learner's. Any other box (its blocks regrouped first if it has too many entries): the
+        square drawn, and the position.
         """
         hand, box = self._hand_at[position], self.box_at[position]
         assert hand is not None and box is not None
         rules = hand.rules
-        if len(box.entries) > ENTRIES:
+        beads = box.total
+        if beads > 1 or len(box.entries) > ENTRIES:
             return box.draw(draws), position
-        if box.total:
-            square = box.draw(draws)  # a number below 1: none is drawn
+        if beads:
+            square = box.draw(draws)
             box.add(square, -1)
             if rules.empty_box is EmptyBox.REFILL:
                 empties = hand.table.label_empties[hand.table.box_at[position]]
@@ -394,10 +400,10 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                     e = box.resolve(e, draws)  # type: ignore[union-attr]
                 c = counts[e] + at_once  # back in the box at once, with what a win adds
                 counts[e] = c
-                if c > top[e]:  # more blocks of the square: their entries sorted in
+                if c > top[e]:  # more blocks of the square: their entries at the end (Box.grow)
                     t = top[e]
                     while c > t:
-                        insort(entries, e)
+                        entries.append(e)
                         t += top[block]
                     top[e] = t
                 drawn[p] = e

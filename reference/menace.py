@@ -1,4 +1,12 @@
-"""MENACE itself: matchboxes of beads counted per square, a bead drawn for each move, and learning after each game."""
+"""MENACE itself: matchboxes of beads counted per square, a bead drawn for each move, and learning after each game.
+
+A bead drawn is kept aside, as SPEC 5 says; but since a box is drawn from at most once a game,
+no draw can tell whether it left its box. So it stays in the box, with what a win adds to it
+(`loop.at_once`), and the game's end gives the box what the result returns instead. The game
+loop does the same, in the same order, so both leave the same entries in every box and draw the
+same squares from the same numbers. What MENACE shows (`counts`, `contents`) is SPEC's: the
+beads kept aside are out of their boxes until the game ends.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +28,7 @@ from reference.board import (
 )
 from reference.boxes import BoxId, box_labels, distinct_squares
 from reference.draws import Draws, draws_from
-from reference.loop import match_of, play_games
+from reference.loop import at_once, match_of, play_games
 from reference.outcome import Outcome, Tally
 from reference.positions import OpponentTable, result_of
 from reference.rules import CHALLENGE, EmptyBox, Rules
@@ -81,8 +89,9 @@ class Menace:
         self._labels = box_labels(player)
         self._index = {label: box for box, label in enumerate(self._labels)}
         self._empties = tuple(empty_cells(label) for label in self._labels)
-        self._drawn: list[tuple[BoxId, Cell]] = []
-        """The beads drawn this game, kept aside: box and square."""
+        self._drawn: list[tuple[BoxId, Cell, bool]] = []
+        """The beads drawn this game, kept aside: box, square, and True once taken out of the box
+        (else still counted in it, as after a win)."""
         self._boxes = [box.copy() for box in _fresh_boxes(rules, player)]
         if contents is not None:
             self.load(contents)
@@ -105,12 +114,18 @@ class Menace:
         return self._labels
 
     def counts(self) -> dict[Board, Counts]:
-        """The beads of every box counted per square (squares 0 to 8), by label in box order."""
-        return {label: tuple(box.counts) for label, box in zip(self.labels, self._boxes, strict=True)}
+        """The beads of every box counted per square (squares 0 to 8), by label in box order;
+        the beads kept aside are not in their boxes."""
+        rows = [list(box.counts) for box in self._boxes]
+        for box, square, out in self._drawn:
+            if not out:
+                rows[box][square] -= 1 + at_once(self.rules)
+        return {label: tuple(row) for label, row in zip(self.labels, rows, strict=True)}
 
     def contents(self) -> dict[Board, tuple[Cell, ...]]:
         """The beads of every box, sorted, by label in box order: one item per bead."""
-        return {label: box.beads() for label, box in zip(self.labels, self._boxes, strict=True)}
+        return {label: tuple(Cell(c) for c in CELLS for _ in range(row[c]))
+                for label, row in self.counts().items()}
 
     def load(self, contents: Mapping[Board, Iterable[int]]) -> None:
         """Replace every box's beads by these lists of beads, after checking they fit this MENACE's boxes."""
@@ -163,6 +178,7 @@ class Menace:
             return empties[0]
         label, to_label = canonical(board)
         box = self._index[label]
+        self._take_out(box)
         if not self._boxes[box].total:
             if self.rules.empty_box is EmptyBox.RESIGN:
                 return None
@@ -174,25 +190,44 @@ class Menace:
         beads = self._boxes[box]
         draws = self.draws
         square = beads.draw(draws)
-        beads.add(square, -1)
-        if not beads.total and self.rules.empty_box is EmptyBox.REFILL:
-            empties = self._empties[box]
-            for _ in range(self.rules.refill_beads):
-                beads.add(empties[draws.below(len(empties))], 1)
-        self._drawn.append((box, square))
+        if beads.total == 1:  # taking it out empties the box
+            beads.add(square, -1)
+            if self.rules.empty_box is EmptyBox.REFILL:
+                empties = self._empties[box]
+                for _ in range(self.rules.refill_beads):
+                    beads.add(empties[draws.below(len(empties))], 1)
+            beads.add(square, 1)
+        beads.grow(square, at_once(self.rules))  # counted in its box, as after a win, till the end
+        self._drawn.append((box, square, False))
         return square
+
+    def _take_out(self, box: BoxId) -> None:
+        """Take out of `box` a bead drawn from it this game and still counted in it (only a
+        second draw from one box in one game needs it, as when a test draws at will)."""
+        for k, (drawn, square, out) in enumerate(self._drawn):
+            if drawn == box and not out:
+                self._boxes[box].add(square, -1 - at_once(self.rules))
+                self._drawn[k] = (drawn, square, True)
 
     def learn(self, outcome: Outcome) -> tuple[tuple[BoxId, Cell], ...]:
         """Put the beads kept aside back as the outcome says, the last drawn first; the (box, bead) pairs drawn."""
         returned = self.rules.beads_returned(outcome)
-        for box, square in reversed(self._drawn):
-            self._boxes[box].add(square, returned)
-        drawn = tuple(self._drawn)
+        self._end(returned)
+        drawn = tuple((box, square) for box, square, _ in self._drawn)
         self._drawn = []
         return drawn
 
+    def _end(self, returned: int) -> None:
+        """Give each bead drawn this game, the last first, `returned` beads of its square in all."""
+        for box, square, out in reversed(self._drawn):
+            change = returned if out else returned - 1 - at_once(self.rules)
+            if change:  # as the game loop: no change, nothing done
+                self._boxes[box].add(square, change)
+
     def new_game(self) -> None:
-        """Start a game with no bead kept aside (the testing toolkit's adapter verb)."""
+        """Start a game, the beads kept aside from any game not learned from left out (the testing
+        toolkit's adapter verb)."""
+        self._end(0)
         self._drawn = []
 
     def end(self, outcome: str) -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from bisect import insort
 from collections import Counter
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from reference.beads import BLOCK, ENTRIES, LAST, Box, InvalidCountsError, counts_of
+from reference.beads import BLOCK, ENTRIES, LAST, SHRINK, Box, InvalidCountsError, counts_of
 from reference.board import CELLS
 from reference.draws import Draws
 
@@ -19,11 +18,6 @@ countings = st.lists(big, min_size=9, max_size=9).filter(any)
 """Nine counts, not all zero: tiny, a few hundred, or millions of beads a square."""
 
 changes = st.lists(st.tuples(st.integers(0, 8), st.integers(-1000, 1000)), max_size=40)
-
-
-def state(box: Box) -> tuple[list[int], list[int], list[int], int]:
-    """Everything a box holds."""
-    return list(box.counts), list(box.entries), list(box.top), box.shift
 
 
 def accepted(box: Box) -> Counter[int]:
@@ -38,6 +32,19 @@ def accepted(box: Box) -> Counter[int]:
     return kept
 
 
+def assert_entries_stand_for_the_counts(box: Box) -> None:
+    """Each square's blocks but the last, and its last block once blocks hold more than a bead."""
+    expected = Counter({square: count if not box.shift else (count - 1) >> box.shift
+                        for square, count in enumerate(box.counts) if count})
+    if box.shift:
+        expected += Counter(LAST + square for square, count in enumerate(box.counts) if count)
+    assert Counter(box.entries) == +expected
+    assert box.top[BLOCK] == 1 << box.shift
+    for square, count in enumerate(box.counts):
+        assert box.top[square] - box.top[BLOCK] < count <= box.top[square] or count == box.top[square] == 0
+    assert accepted(box) == +Counter(dict(enumerate(box.counts)))
+
+
 @given(countings)
 @example([0, 0, 0, 0, 1, 0, 0, 0, 0])
 @example([255, 0, 0, 0, 0, 0, 0, 0, 0])
@@ -45,56 +52,47 @@ def accepted(box: Box) -> Counter[int]:
 @example([10**7, 1, 1, 1, 1, 1, 1, 1, 1])
 def test_a_try_keeps_each_square_for_exactly_as_many_numbers_as_it_has_beads(counts: list[int]) -> None:
     box = Box(counts)
-    assert accepted(box) == +Counter(dict(enumerate(counts)))
+    assert_entries_stand_for_the_counts(box)
 
 
 @given(countings)
-def test_the_entries_are_few_and_the_blocks_the_smallest_that_keep_them_few(counts: list[int]) -> None:
+def test_a_box_starts_with_the_smallest_blocks_that_keep_the_entries_few(counts: list[int]) -> None:
     box = Box(counts)
     assert 1 <= len(box.entries) <= ENTRIES and box.entries == sorted(box.entries)
     assert sum(counts) > ENTRIES or box.shift == 0 and box.entries == list(box.beads())
     if box.shift:
         assert sum(-(-c >> (box.shift - 1)) for c in counts) > ENTRIES
-    assert box.top[BLOCK] == 1 << box.shift
-    for square in CELLS:
-        assert box.top[square] >= counts[square]
 
 
-@given(countings, changes)
-def test_the_entries_depend_on_the_counts_alone_whatever_the_changes(
-    counts: list[int], steps: list[tuple[int, int]],
+@given(countings, changes, st.data())
+@example([1, 0, 0, 0, 0, 0, 0, 0, 0], [(1, 3), (0, -1), (1, -3), (0, 300), (0, -298)], None)
+@example([200, 40, 0, 0, 0, 0, 0, 0, 0], [(0, 20), (1, -1), (1, 1), (2, 1), (0, -40)], None)
+def test_after_any_changes_the_entries_stand_for_the_counts_and_stay_few(
+    counts: list[int], steps: list[tuple[int, int]], data: st.DataObject | None,
 ) -> None:
+    """`grow` (a draw: more beads of a square that has some) and `add` (a game's end), in any order."""
     box = Box(counts)
     for square, beads in steps:
-        beads = max(beads, -box.counts[square])
-        box.add(square, beads)
-        assert state(box) == state(Box(box.counts))
-
-
-@given(countings, st.lists(st.tuples(st.integers(0, 8), st.integers(1, 5)), max_size=40))
-def test_a_count_raised_past_its_top_is_made_whole_by_regroup(
-    counts: list[int], steps: list[tuple[int, int]],
-) -> None:
-    """The game loop adds to a count alone while it stays within its top."""
-    box = Box(counts)
-    for square, beads in steps:
-        if not box.counts[square]:
-            continue
-        box.counts[square] += beads
-        if box.counts[square] > box.top[square]:
-            box.regroup(square)
-        assert state(box) == state(Box(box.counts))
+        if data is not None and beads > 0 and box.counts[square] and data.draw(st.booleans()):
+            box.grow(square, beads)
+            assert_entries_stand_for_the_counts(box)
+            box.draw(Draws(random.Random(0)))  # regroups a box grown past ENTRIES
+        else:
+            box.add(square, max(beads, -box.counts[square]))
+        assert_entries_stand_for_the_counts(box)
+        assert len(box.entries) <= ENTRIES and box.total == sum(box.counts)
+        if box.shift:  # blocks are halved before they leave the box with few entries
+            assert len(box.entries) > SHRINK // 2 - len(CELLS)
 
 
 def test_a_box_drawn_from_with_one_entry_too_many_is_regrouped_first() -> None:
     box = Box([200, 55, 0, 0, 0, 0, 0, 0, 0])
     assert box.shift == 0 and len(box.entries) == ENTRIES
-    box.counts[1] += 1  # what the game loop does past a top: one more entry, the top a block up
-    insort(box.entries, 1)
-    box.top[1] += box.top[BLOCK]
-    assert len(box.entries) == ENTRIES + 1
+    box.grow(1, 1)  # what the game loop does at a draw: one more entry at the end
+    assert len(box.entries) == ENTRIES + 1 and box.entries[-1] == 1
     box.draw(Draws(random.Random(0)))
-    assert state(box) == state(Box([200, 56, 0, 0, 0, 0, 0, 0, 0])) and box.shift == 1
+    fresh = Box([200, 56, 0, 0, 0, 0, 0, 0, 0])
+    assert (box.entries, box.top, box.shift) == (fresh.entries, fresh.top, 1)
 
 
 def test_counts_that_are_not_nine_whole_numbers_are_refused() -> None:

@@ -38,7 +38,7 @@ def test_the_golden_transcript_is_reproduced_by_its_seed() -> None:
     result = run("--seed", "5", stdin=(GOLDEN / "seed5.in").read_text())
     assert result.returncode == 0, result.stderr
     assert result.stdout == (GOLDEN / "seed5.out").read_text()
-    assert "Score: MENACE 1, you 1, draws 1." in result.stderr
+    assert "Score: MENACE 2, you 1, draws 0." in result.stderr
 
 
 def test_the_transcript_is_spec_section_6_and_nothing_else() -> None:
