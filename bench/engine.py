@@ -12,6 +12,10 @@ million, the third million's against the first, and Michie's rules' against the 
 `--against COMMIT` adds the challenge rules' MENACE of that commit (its `reference/` checked out
 in a temporary folder) as one more process in the same turns, and its rates against today's.
 
+Last, in a fresh process, it times short calls: `reference.study.training.play_games` for one
+game, called again and again on one learner (the first call loads the tables), and on a fresh
+learner each time.
+
 `--only RULES` plays that rule set's games in this process and times nothing, for an instruction
 count that other load cannot disturb: run `valgrind --tool=callgrind python3 bench/engine.py
 --only challenge --games N` for two values of N and divide the difference of the totals by the
@@ -54,6 +58,31 @@ for line in sys.stdin:
 """
 """A trainer: builds its MENACE and match, then plays the games asked for on each line of input,
 and answers each line with the wall and CPU seconds, the peak resident KiB and the tally."""
+
+SHORT_CALLS = """
+import random, sys, time
+sys.path.insert(0, {root!r})
+start = time.perf_counter(), time.process_time()
+from reference.menace import Menace
+from reference.study.opponents import random_opponent
+from reference.study.training import play_games
+learner = Menace(rng=random.Random(1))
+pool = [random_opponent()]
+play_games(learner, pool, 1)
+first = time.perf_counter() - start[0], time.process_time() - start[1]
+def per_call(make, calls):
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        play_games(make(), pool, 1)
+    return (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
+same = per_call(lambda: learner, 1000)
+fresh = per_call(lambda: Menace(rng=random.Random(2)), 50)
+for name, (wall, cpu) in (("the first call, tables loaded", first), ("the same learner", same),
+                          ("a fresh learner each call", fresh)):
+    print(f"  {{name:<30}} {{wall * 1000:8.3f}} ms (wall) {{cpu * 1000:8.3f}} ms (CPU)")
+"""
+"""Time one game a call of the study tools' `play_games`: the first call, then calls on one learner,
+then on a fresh learner each time."""
 
 MILLION = 1_000_000
 
@@ -216,6 +245,11 @@ def main() -> None:
             assert t.process.stdin is not None
             t.process.stdin.close()
             t.process.wait()
+    print("\nshort calls: reference.study.training.play_games(learner, [random opponent], 1), "
+          "in a fresh process")
+    done = subprocess.run([sys.executable, "-c", SHORT_CALLS.format(root=str(ROOT))],
+                          capture_output=True, text=True, check=True)
+    print(done.stdout, end="")
 
 
 if __name__ == "__main__":

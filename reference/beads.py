@@ -5,9 +5,9 @@ memory does not grow with its beads. For the draw it also keeps `entries`: the b
 square in blocks of 2**shift, one entry s for each block but the last, and one entry LAST + s
 for the last block of each square that has beads (it holds 1 to 2**shift beads). Below 256
 beads the shift is 0: blocks of one bead, the entries are the beads themselves, none marked
-last. `shift` starts (and restarts, when the entries would pass ENTRIES or could do with blocks
-half as large) as the least that keeps the list within ENTRIES, so a box keeps more than 127
-entries once it has blocks.
+last. `shift` starts (and restarts, when the entries would pass ENTRIES, or when a draw rejects
+a last block in a box that could do with blocks half as large) as the least that keeps the
+list within ENTRIES.
 
 A draw picks an entry uniformly, a number below 255 at most (cut from a byte in C, see
 `reference.draws`). A block but the last gives its square. A last block of r beads gives its
@@ -49,8 +49,9 @@ class InvalidCountsError(ValueError):
 
 
 SHRINK: Final = ENTRIES * 3 // 4
-"""A box's blocks are halved when that leaves it at most this many entries: not at once when
-they could be, so that a box near the line does not regroup at every change."""
+"""A box's blocks are halved when that leaves it at most this many entries (checked when a draw
+rejects a last block): not as soon as they could be, so that a box near the line does not
+regroup at every change."""
 
 
 def _blocks(count: int, shift: int) -> int:
@@ -128,12 +129,16 @@ class Box:
 
     def resolve(self, entry: int, draws: Draws) -> Cell:
         """The square drawn when `entry` is picked first: a last block of r beads is kept with
-        chance r / 2**shift, else entries are picked again until one is kept."""
-        entries, counts, shift, bits = self.entries, self.counts, self.shift, draws.rng.getrandbits
-        mask = (1 << shift) - 1
+        chance r / 2**shift, else entries are picked again until one is kept (in smaller blocks
+        if the box has lost so many beads that they would do)."""
+        entries, counts, bits = self.entries, self.counts, draws.rng.getrandbits
+        mask = (1 << self.shift) - 1
         while entry >= LAST:
-            if bits(shift) <= (counts[entry - LAST] - 1) & mask:
+            if bits(self.shift) <= (counts[entry - LAST] - 1) & mask:
                 return entry - LAST  # type: ignore[return-value]  # a Cell: Cell() costs a call
+            if self._may_shrink():
+                self._rebuild()
+                mask = (1 << self.shift) - 1
             entry = entries[draws.below(len(entries))]
         return entry  # type: ignore[return-value]
 
@@ -152,7 +157,9 @@ class Box:
 
     def add(self, square: int, beads: int) -> None:
         """Put `beads` beads of `square` in (take them out when below zero): the entries of blocks
-        begun go at the end, and those of blocks emptied are the last of the square's."""
+        begun go at the end, and those of blocks emptied are the square's last. A box left with
+        too many entries is regrouped; one that could do with smaller blocks, when a draw next
+        rejects a last block."""
         counts, entries, top, shift = self.counts, self.entries, self.top, self.shift
         count = counts[square] + beads
         if count < 0:
@@ -163,31 +170,24 @@ class Box:
         if not shift:  # an entry a bead
             if beads > 0:
                 entries += [square] * beads
-                if len(entries) > ENTRIES:
-                    self._rebuild()
-                    return
             else:
                 for _ in range(-beads):
                     _remove_last(entries, square)
             top[square] = count
-            return
-        if held - top[BLOCK] < count <= held:  # the same entries
-            if beads < 0 and sum(counts) <= SHRINK << (shift - 1) and self._may_shrink():
-                self._rebuild()
-            return
-        old = held - 1 >> shift if held else 0  # blocks but the last, before and now
-        new = count - 1 >> shift if count else 0
-        if new > old:
-            entries += [square] * (new - old)
-        for _ in range(old - new):
-            _remove_last(entries, square)
-        if (held > 0) != (count > 0):  # a last block comes or goes
-            if count:
-                entries.append(LAST + square)
-            else:
-                _remove_last(entries, LAST + square)
-        top[square] = ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
-        if len(entries) > ENTRIES or beads < 0 and self._may_shrink():
+        elif not held - top[BLOCK] < count <= held:  # other entries
+            old = held - 1 >> shift if held else 0  # blocks but the last, before and now
+            new = count - 1 >> shift if count else 0
+            if new > old:
+                entries += [square] * (new - old)
+            for _ in range(old - new):
+                _remove_last(entries, square)
+            if (held > 0) != (count > 0):  # a last block comes or goes
+                if count:
+                    entries.append(LAST + square)
+                else:
+                    _remove_last(entries, LAST + square)
+            top[square] = ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
+        if len(entries) > ENTRIES:
             self._rebuild()
 
     def _may_shrink(self) -> bool:
@@ -203,10 +203,13 @@ class Box:
         shift = max(0, sum(counts).bit_length() - 8)  # below it, the blocks are too many
         while sum(-(-count >> shift) for count in counts) > ENTRIES:  # blocks, the last ones too
             shift += 1
-        self.shift = shift
-        self.entries[:] = [square for square in CELLS for _ in range(_blocks(counts[square], shift))]
+        entries: list[int] = []
+        for square in CELLS:
+            entries += [square] * _blocks(counts[square], shift)
         if shift:
-            self.entries += [LAST + square for square in CELLS if counts[square]]
+            entries += [LAST + square for square in CELLS if counts[square]]
+        self.shift = shift
+        self.entries[:] = entries
         self.top[:] = [*(_top(count, shift) for count in counts), 1 << shift]
 
 

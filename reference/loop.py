@@ -101,8 +101,13 @@ def at_once(rules: Rules) -> int:
     return max(0, rules.win)
 
 
+CUT_SHORT: Final = int(Result.ONGOING)
+"""The result of a game cut short, for `Match.settle`: none of the drawn beads go back."""
+
+
 def beads_returned(rules: Rules, player: str) -> list[int]:
-    """Beads of each drawn square put back after a game, by the game's Result code."""
+    """Beads of each drawn square put back after a game, by the game's Result code (none at
+    CUT_SHORT)."""
     returned = [0] * len(Result)
     for outcome in Outcome:
         returned[result_of(player, outcome)] = rules.beads_returned(outcome)
@@ -127,7 +132,7 @@ class _Hand:
         self.at_once = at_once(rules)
         self.change = [returned - 1 - self.at_once for returned in beads_returned(rules, menace.player)]
         """By Result code, the beads of each drawn square still to add when the game ends (the
-        drawn bead counted in its box, with `at_once` more)."""
+        drawn bead counted in its box, with `at_once` more); at CUT_SHORT, the drawn bead out."""
         self.table: BoxTable = box_table(menace.player)
         self.rules = rules
 
@@ -248,12 +253,17 @@ class Match:
         """The marks of the MENACEs, the learner's first."""
         self.steps = _steps(players)
         """For each position, the step for arriving there."""
+        self._settle_at: list[tuple[Box, list[int], list[int], list[int]]] = [
+            (Box([0] * 9), [], [], [])] * POSITIONS
+        """For each position where a MENACE draws: its box, what each result changes there, and
+        the box's counts and tops."""
         for hand in self.hands:
             player, boxes = hand.menace.player, hand.menace.live_boxes
             for p in _turns(player):
                 self._hand_at[p] = hand
             for p, box in _draws_at(player):
                 self.box_at[p] = boxes[box]
+                self._settle_at[p] = (boxes[box], hand.change, boxes[box].counts, boxes[box].top)
         self._opponent_rows: OpponentRows = ()
         self._asked: list[tuple[PositionId, Person]] = []
         """Each position where a person moves, and the person."""
@@ -325,18 +335,21 @@ class Match:
         legal = legal_successors()[position]
         return -1, next(self._arrivals[legal[draws.below(len(legal))]])
 
-    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId,
-               result: int | None) -> None:
+    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId, result: int) -> None:
         """Give each bead drawn this game, from the last back (`before` leads from each draw to
         the one before it, `drawn` holds its square), what its MENACE's rules return for
-        `result` (None: a game cut short, the beads kept out as `move` leaves them)."""
-        position = last
+        `result` (CUT_SHORT: a game cut short, the beads kept out as `move` leaves them)."""
+        settle_at, position = self._settle_at, last
         while position >= 0:
-            hand, box = self._hand_at[position], self.box_at[position]
-            assert hand is not None and box is not None
-            change = -1 - hand.at_once if result is None else hand.change[result]
+            box, changes, counts, top = settle_at[position]
+            change = changes[result]
             if change:
-                box.add(drawn[position], change)
+                square = drawn[position]
+                count = counts[square] + change
+                if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
+                    counts[square] = count  # the same entries: Box.add's common case, inline
+                else:
+                    box.add(square, change)
             position = before[position]
 
 
@@ -411,7 +424,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 last = p
                 p = take(after[e])
         except BaseException:
-            match.settle(before, drawn, last, None)
+            match.settle(before, drawn, last, CUT_SHORT)
             raise
         result = ends[p]
         results.append(result)

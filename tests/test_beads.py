@@ -10,7 +10,6 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from reference.beads import BLOCK, ENTRIES, LAST, SHRINK, Box, InvalidCountsError, counts_of
-from reference.board import CELLS
 from reference.draws import Draws
 
 big = st.integers(0, 3) | st.integers(0, 300) | st.integers(0, 10**7)
@@ -81,8 +80,17 @@ def test_after_any_changes_the_entries_stand_for_the_counts_and_stay_few(
             box.add(square, max(beads, -box.counts[square]))
         assert_entries_stand_for_the_counts(box)
         assert len(box.entries) <= ENTRIES and box.total == sum(box.counts)
-        if box.shift:  # blocks are halved before they leave the box with few entries
-            assert len(box.entries) > SHRINK // 2 - len(CELLS)
+
+
+def test_a_box_that_lost_most_of_its_beads_gets_smaller_blocks_when_a_draw_rejects_one() -> None:
+    box = Box([10_000, 1, 0, 0, 0, 0, 0, 0, 0])
+    assert box.shift == 6
+    box.add(0, -9_990)  # ten beads left, in blocks of 64: two last blocks, nearly always rejected
+    assert box.shift == 6 and box.entries == [LAST, LAST + 1]
+    draws = Draws(random.Random(4))
+    assert box.draw(draws) in (0, 1)
+    assert box.shift == 0 and box.entries == list(box.beads()) == [0] * 10 + [1]
+    assert len(Box([200] * 9).entries) > SHRINK  # a fresh box of blocks is never this thin
 
 
 def test_a_box_drawn_from_with_one_entry_too_many_is_regrouped_first() -> None:
