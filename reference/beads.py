@@ -13,14 +13,16 @@ A draw picks an entry uniformly, a number below 255 at most (cut from a byte in 
 `reference.draws`). A block but the last gives its square. A last block of r beads gives its
 square with chance r / 2**shift (a number below 2**shift is below r); else the draw starts
 again. On each try every bead is equally likely, so each square's chance is exactly its share
-of the beads; a try is lost only on a last block, at most nine entries among more than 127.
+of the beads. A try is lost only on a last block, at most nine entries among more than 127
+once blocks are made; a box that has since lost so many beads that blocks half as large would
+do is regrouped at the first loss.
 
 The entries are in the order the changes left them: a new block's entry goes at the end, and
-an emptied block's is the square's last. So
-that the same numbers draw the same squares, every way of playing a game (`Menace.move` and
-`learn`, the game loop) makes the same changes in the same order: `grow` when a bead is drawn
-(the game loop does the same inline), `add` when the game ends. `top[s]` is the most beads
-square s holds before it needs one more entry, and `top[BLOCK]` the beads of a block.
+an emptied block's is the square's last. So that the same numbers draw the same squares, every
+way of playing a game (`Menace.move` and `learn`, the game loop) makes the same changes in the
+same order: `grow` when a bead is drawn (the game loop does the same inline), `add` when the
+game ends. `top[s]` is the most beads square s holds before it needs one more entry, and
+`top[BLOCK]` the beads of a block.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ from reference.draws import SMALL, Draws
 ENTRIES: Final = SMALL - 1
 """The most entries a box keeps: a number below it is drawn from a stream of bytes."""
 
+SHRINK: Final = ENTRIES * 3 // 4
+"""A box's blocks are halved when that leaves it at most this many entries (checked when a draw
+rejects a last block): not as soon as they could be, so that a box near the line does not
+regroup at every change."""
+
 LAST: Final = 9
 """Added to a square for the entry of its last block (when blocks hold more than one bead)."""
 
@@ -46,12 +53,6 @@ Counts = tuple[int, ...]
 
 class InvalidCountsError(ValueError):
     """Bead counts that are not nine whole numbers of at least zero."""
-
-
-SHRINK: Final = ENTRIES * 3 // 4
-"""A box's blocks are halved when that leaves it at most this many entries (checked when a draw
-rejects a last block): not as soon as they could be, so that a box near the line does not
-regroup at every change."""
 
 
 def _blocks(count: int, shift: int) -> int:

@@ -15,11 +15,12 @@ in the same order, so the loop plays the plain rules' games exactly, entry for e
 
 What keeps the loop fast, in CPython 3.11: each draw of an entry is one `next` on a stream of
 small ints cut in C (a box keeps at most 255 entries, whatever its beads); a win changes one
-count, and appends an entry only when a block fills; the opponent's move is a `next` on a `map` over a
-list's `__getitem__`, all in C; every table is indexed from zero up, which the interpreter's
-fast paths for indexing require; the loop's conditional jumps stay short enough for the
-interpreter to specialise the comparisons before them. The tables that depend on the sides'
-marks and the opponent alone are made once a process; `match_of` keeps a learner's matches.
+count, and appends an entry only when a block fills; the opponent's move is a `next` on a
+`map` over a list's `__getitem__`, all in C; every table is indexed from zero up, which the
+interpreter's fast paths for indexing require; the loop's conditional jumps stay short enough
+for the interpreter to specialise the comparisons before them. The tables that depend on the
+sides' marks and the opponent alone are made once a process; `match_of` keeps a learner's
+matches.
 """
 
 from __future__ import annotations
