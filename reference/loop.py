@@ -254,17 +254,18 @@ class Match:
         """The marks of the MENACEs, the learner's first."""
         self.steps = _steps(players)
         """For each position, the step for arriving there."""
-        self._settle_at: list[tuple[Box, list[int], list[int], list[int]]] = [
-            (Box([0] * 9), [], [], [])] * POSITIONS
+        self._settle_at: list[tuple[Box, list[int], list[int], list[int], list[int]]] = [
+            (Box([0] * 9), [], [], [], [])] * POSITIONS
         """For each position where a MENACE draws: its box, what each result changes there, and
-        the box's counts and tops."""
+        the box's counts, tops and entries."""
         for hand in self.hands:
             player, boxes = hand.menace.player, hand.menace.live_boxes
             for p in _turns(player):
                 self._hand_at[p] = hand
             for p, box in _draws_at(player):
                 self.box_at[p] = boxes[box]
-                self._settle_at[p] = (boxes[box], hand.change, boxes[box].counts, boxes[box].top)
+                beads = boxes[box]
+                self._settle_at[p] = (beads, hand.change, beads.counts, beads.top, beads.entries)
         self._opponent_rows: OpponentRows = ()
         self._asked: list[tuple[PositionId, Person]] = []
         """Each position where a person moves, and the person."""
@@ -342,13 +343,16 @@ class Match:
         `result` (CUT_SHORT: a game cut short, the beads kept out as `move` leaves them)."""
         settle_at, position = self._settle_at, last
         while position >= 0:
-            box, changes, counts, top = settle_at[position]
+            box, changes, counts, top, entries = settle_at[position]
             change = changes[result]
-            if change:
+            if change:  # Box.add, its two common cases inline
                 square = drawn[position]
                 count = counts[square] + change
                 if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
-                    counts[square] = count  # the same entries: Box.add's common case, inline
+                    counts[square] = count  # the same entries
+                elif top[BLOCK] == 1 and change > changes[CUT_SHORT] and len(entries) + change <= ENTRIES:
+                    counts[square] = top[square] = count  # an entry a bead: those put in at the
+                    del entries[change:]  # draw go, which are the last of the box's entries
                 else:
                     box.add(square, change)
             position = before[position]
