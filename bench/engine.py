@@ -19,7 +19,8 @@ learner each time.
 `--only RULES` plays that rule set's games in this process and times nothing, for an instruction
 count that other load cannot disturb: run `valgrind --tool=callgrind python3 bench/engine.py
 --only challenge --games N` for two values of N and divide the difference of the totals by the
-difference of N.
+difference of N (`python3` the interpreter itself, not a shell script that starts it). `--seed`
+sets every MENACE's seed (1 by default).
 """
 
 from __future__ import annotations
@@ -114,9 +115,9 @@ class Trainer:
         return float(wall), float(cpu)
 
 
-def start(name: str, root: Path, rules: str) -> Trainer:
+def start(name: str, root: Path, rules: str, seed: int) -> Trainer:
     """A trainer of the checkout at `root` under these rules, its tables built and loaded."""
-    code = TRAINER.format(root=str(root), rules=rules, seed=1)
+    code = TRAINER.format(root=str(root), rules=rules, seed=seed)
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -202,7 +203,7 @@ def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]]
                   f"wall clock, {base.cpu / t.cpu:.2f} by CPU time")
 
 
-def play_only(rules: str, games: int) -> None:
+def play_only(rules: str, games: int, seed: int) -> None:
     """Train a fresh MENACE under these rules for `games` games in this process, timing nothing."""
     import random
 
@@ -212,7 +213,7 @@ def play_only(rules: str, games: int) -> None:
     from reference.positions import legal_successors
     from reference.rules import PRESETS
 
-    menace = Menace(PRESETS[rules], player=X, rng=random.Random(1))
+    menace = Menace(PRESETS[rules], player=X, rng=random.Random(seed))
     play_games([Match(menace, legal_successors())], games, menace.draws)
 
 
@@ -226,17 +227,20 @@ def main() -> None:
                         help="also train the challenge rules' MENACE of this commit, in the same turns")
     parser.add_argument("--only", choices=["challenge", "michie"],
                         help="play this rule set's games in this process, timing nothing")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of every MENACE's generator")
     options = parser.parse_args()
     if options.only:
-        play_only(options.only, options.games)
+        play_only(options.only, options.games, options.seed)
         return
     with tempfile.TemporaryDirectory() as folder:
-        trainers = [start("challenge", ROOT, "challenge"), start("michie", ROOT, "michie")]
+        trainers = [start("challenge", ROOT, "challenge", options.seed),
+                    start("michie", ROOT, "michie", options.seed)]
         if options.against:
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "reference"],
                                      capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
-            trainers.append(start(f"challenge {options.against}", Path(folder), "challenge"))
+            trainers.append(start(f"challenge {options.against}", Path(folder), "challenge",
+                                  options.seed))
         print(f"MENACE (X) against a random opponent, {options.games:,} games in turns of "
               f"{options.chunk:,}; peak resident memory of each trainer's whole process")
         spent = train(trainers, options.games, options.chunk)
