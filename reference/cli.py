@@ -129,8 +129,8 @@ def load_menace(
     from reference.storage import BoxFileError, load_boxes  # JSON only when a file is used
 
     try:
-        contents, games = load_boxes(path, player)
-        menace.load(contents)
+        counts, games = load_boxes(path, player)
+        menace.load_counts(counts)
     except (BoxFileError, InvalidBoxesError) as error:
         raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)") from error
     return menace, games
@@ -187,7 +187,7 @@ def play(menace: Menace, games_before: int, path: Path | None, console: Console)
     def save(score: Tally) -> None:
         """Save the boxes after a game, when a boxes file is in use."""
         if path is not None:
-            save_boxes(path, X, menace.contents(), games_before + score.games)
+            save_boxes(path, X, menace.counts(), games_before + score.games)
 
     try:
         play_session(menace, console, after_game=save)

@@ -2,21 +2,25 @@
 
 The rules are data. A `Match` merges the two sides into tables indexed by position, and a
 `Plan` binds them to the draws of one generator. The loop stops only where a MENACE draws a
-bead: each bead of each box leads straight on to the next position where a MENACE draws (the
+bead: each square of each box leads straight on to the next position where a MENACE draws (the
 opponent's move, drawn in C from a stream of numbers, and a MENACE's forced last move folded
 in), or to `OVER + p` for the position p where the game is over, so one comparison ends a game.
 
-A drawn bead goes back into its box at once with one more of its square, as after the
-challenge's win (see `reference.beads`); when the game ends otherwise, `settle` gives it what
-the result returns, walking the game's draws back from the last (`before`). The lists end in
-the order the plain rules leave them in, and every number is drawn from the same `Draws` in the
-same order as `Menace.move` draws it, so the loop plays the plain rules' games exactly.
+Boxes are counts per square (`reference.beads`). A drawn bead stays in its box until the game
+ends, as a box is drawn from at most once a game, and its box gets at once what a win adds
+(`at_once`: `Box.grow`, inline); when the game ends otherwise, `settle` gives the box the
+rest (`Box.add`), walking the game's draws back from the last (`before`). `Menace.move` and
+`learn` make the same changes in the same order, and every number is drawn from the same `Draws`
+in the same order, so the loop plays the plain rules' games exactly, entry for entry.
 
-What keeps the loop fast, in CPython 3.11: each draw of a bead is one `next` on a stream of
-small ints cut in C (for a box of fewer than 256 beads); the opponent's move is a `next` on a
+What keeps the loop fast, in CPython 3.11: each draw of an entry is one `next` on a stream of
+small ints cut in C (a box keeps at most 255 entries, whatever its beads); a win changes one
+count, and appends an entry only when a block fills; the opponent's move is a `next` on a
 `map` over a list's `__getitem__`, all in C; every table is indexed from zero up, which the
 interpreter's fast paths for indexing require; the loop's conditional jumps stay short enough
-for the interpreter to specialise the comparisons before them.
+for the interpreter to specialise the comparisons before them. The tables that depend on the
+sides' marks and the opponent alone are made once a process; `match_of` keeps a learner's
+matches.
 """
 
 from __future__ import annotations
@@ -27,10 +31,9 @@ from functools import cache
 from itertools import cycle, islice, repeat
 from typing import Final, NamedTuple, Protocol, cast, runtime_checkable
 
-from reference.beads import AT_ONCE, put_back, settle, take_out
-from reference.board import EMPTY, Cell, O, X
-from reference.boxes import BoxId
-from reference.draws import SMALL, Draws
+from reference.beads import BLOCK, ENTRIES, LAST, Box
+from reference.board import EMPTY, O, X
+from reference.draws import Draws
 from reference.outcome import Outcome
 from reference.positions import (
     POSITIONS,
@@ -42,7 +45,7 @@ from reference.positions import (
     result_of,
 )
 from reference.rules import EmptyBox, Rules
-from reference.tables import box_table
+from reference.tables import BoxTable, box_table
 
 Step = int
 """Where the game goes on: a position where a MENACE draws, or OVER + the position where it is over."""
@@ -53,21 +56,21 @@ OVER: Final = POSITIONS
 Onward = Iterator[Step]
 """The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
 
-Draw = tuple[list[Cell], tuple[Onward, ...]]
-"""What a MENACE draws from at one position: its box's live beads, and for each bead (in the
-label's frame) what follows it."""
+Draw = tuple[list[int], list[int], list[int], int, tuple[Onward, ...], Box | None]
+"""What a MENACE draws from at one position: its box's entries, counts and tops, the beads a
+win adds to the drawn square, for each square (in the label's frame) what follows it, and the box."""
 
 
 @runtime_checkable
 class Learner(Protocol):
-    """What the loop needs of a MENACE: its player, its rules and its live bead lists, box by box."""
+    """What the loop needs of a MENACE: its player, its rules and its live boxes, in box order."""
 
     player: str
     rules: Rules
 
     @property
-    def live_beads(self) -> list[list[Cell]]:
-        """Each box's beads, in box order: the lists themselves, which the loop changes."""
+    def live_boxes(self) -> list[Box]:
+        """Each box, in box order: the boxes themselves, which the loop changes."""
 
 
 @runtime_checkable
@@ -93,8 +96,19 @@ def final_results() -> tuple[int, ...]:
     )
 
 
+def at_once(rules: Rules) -> int:
+    """The beads of a drawn square added to its box at the draw: what a win adds (at least none).
+    The drawn bead itself stays in the box until the game ends."""
+    return max(0, rules.win)
+
+
+CUT_SHORT: Final = int(Result.ONGOING)
+"""The result of a game cut short, for `Match.settle`: none of the drawn beads go back."""
+
+
 def beads_returned(rules: Rules, player: str) -> list[int]:
-    """Beads of each drawn square put back after a game, by the game's Result code."""
+    """Beads of each drawn square put back after a game, by the game's Result code (none at
+    CUT_SHORT)."""
     returned = [0] * len(Result)
     for outcome in Outcome:
         returned[result_of(player, outcome)] = rules.beads_returned(outcome)
@@ -102,24 +116,26 @@ def beads_returned(rules: Rules, player: str) -> list[int]:
 
 
 FEW: Iterator[int] = iter(())
-"""The loop's stream for a box of fewer than two beads: it stops at once, for the rare path."""
+"""The loop's stream for a box of fewer than two entries: it stops at once, for the rare path."""
 
-NO_BEADS: list[Cell] = []
-"""The beads at a position where no MENACE draws: none, and never drawn from."""
-
-NO_DRAW: Draw = (NO_BEADS, ())
+NO_DRAW: Draw = ([], [], [], 0, (), None)
 """The draw at a position where no MENACE draws: never made."""
 
 
 class _Hand:
-    """A MENACE's side of a match: its rules, its boxes by position and what each result returns."""
+    """A MENACE's side of a match: its rules, its boxes by position and what each result changes."""
 
     def __init__(self, menace: Learner, learner: bool) -> None:
         self.menace = menace
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
-        self.returned = beads_returned(menace.rules, menace.player)
-        self.table = box_table(menace.player)
+        rules = menace.rules
+        self.at_once = at_once(rules)
+        self.change = [returned - 1 - self.at_once for returned in beads_returned(rules, menace.player)]
+        """By Result code, the beads of each drawn square still to add when the game ends (the
+        drawn bead counted in its box, with `at_once` more); at CUT_SHORT, the drawn bead out."""
+        self.table: BoxTable = box_table(menace.player)
+        self.rules = rules
 
 
 class Plan(NamedTuple):
@@ -131,7 +147,7 @@ class Plan(NamedTuple):
     draw_at: list[Draw]
     """For each position, what its MENACE draws from there, one tuple for one lookup (NO_DRAW elsewhere)."""
     settles: tuple[bool, ...]
-    """For each Result code, True when some MENACE's beads must be settled (not the challenge's win)."""
+    """For each Result code, True when some MENACE's drawn beads change again at the end."""
 
 
 class _Asker:
@@ -155,24 +171,67 @@ def _turns(player: str) -> tuple[PositionId, ...]:
 
 
 @cache
-def _draws_at(player: str) -> tuple[tuple[PositionId, BoxId], ...]:
+def _draws_at(player: str) -> tuple[tuple[PositionId, int], ...]:
     """Each position where `player`'s MENACE draws a bead, with the box it draws from."""
     box_at = box_table(player).box_at
     return tuple((p, box_at[p]) for p in _turns(player) if box_at[p] >= 0)
 
 
 @cache
-def _forced_at(player: str) -> tuple[tuple[PositionId, PositionId], ...]:
-    """Each position where `player` has one square left, with the finished position after it."""
-    forced = box_table(player).forced
-    return tuple((p, forced[p]) for p in _turns(player) if forced[p] >= 0)
+def _steps(players: tuple[str, ...]) -> tuple[Step, ...]:
+    """For each position, the step for arriving there when these players are MENACEs: the
+    position, or OVER + the finished one (after a MENACE's forced last move, if it has one there)."""
+    graph = position_graph()
+    steps = [OVER + p if result is not Result.ONGOING else p for p, result in enumerate(graph.results)]
+    for player in players:
+        forced = box_table(player).forced
+        for p in _turns(player):
+            if forced[p] >= 0:
+                steps[p] = OVER + forced[p]  # one square left: the game ends there
+    return tuple(steps)
 
 
 @cache
-def _arrival_steps() -> tuple[Step, ...]:
-    """For each position, the step for arriving there when no forced move follows."""
-    return tuple(OVER + p if result is not Result.ONGOING else p
-                 for p, result in enumerate(position_graph().results))
+def _arrivals(players: tuple[str, ...]) -> tuple[Onward, ...]:
+    """For each position, its step forever: what follows arriving there when nobody moves from
+    there at random. Made once a process and shared (a `repeat` keeps no state)."""
+    return tuple(map(repeat, _steps(players)))
+
+
+@cache
+def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...], tuple[tuple[PositionId, ...], ...]]:
+    """Where `player`'s MENACE draws: the positions, their boxes and the position after each square."""
+    after_bead = box_table(player).after_bead
+    draws = _draws_at(player)
+    return (tuple(p for p, _ in draws), tuple(box for _, box in draws),
+            tuple(after_bead[p] for p, _ in draws))
+
+
+OpponentRows = tuple[tuple[PositionId, list[Step]], ...]
+"""For each position where an opponent given as data moves, the steps it picks from."""
+
+_ROWS: dict[tuple[tuple[str, ...], int], tuple[OpponentTable, OpponentRows]] = {}
+"""The opponent rows made in this process, by the MENACEs' marks and the table's identity."""
+
+KEPT_TABLES: Final = 16
+"""The most opponent tables whose rows are kept."""
+
+
+def _opponent_rows(players: tuple[str, ...], table: OpponentTable) -> OpponentRows:
+    """The steps an opponent given as data picks from, made once a process for each table."""
+    key = (players, id(table))
+    kept = _ROWS.get(key)
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    step = _steps(players).__getitem__
+    rows = tuple((p, list(map(step, table[p]))) for p in _turns(O if players[0] == X else X))
+    for p, row in rows:
+        if not row:
+            raise ValueError(f"the opponent has no move from position {p}")
+    if len(_ROWS) >= KEPT_TABLES:
+        del _ROWS[next(iter(_ROWS))]
+    _ROWS[key] = (table, rows)
+    return rows
 
 
 class Match:
@@ -185,38 +244,37 @@ class Match:
         first = _Hand(learner, True)
         second = _Hand(opponent, False) if isinstance(opponent, Learner) else None
         self.hands = (first,) if second is None else (first, second)
+        self.opponent = opponent
         self._hand_at: list[_Hand | None] = [None] * POSITIONS
         """For each position, the MENACE to move there, or None."""
-        self.beads_at: list[list[Cell]] = [NO_BEADS] * POSITIONS
-        """For each position, the live beads of the box its MENACE draws from there (NO_BEADS elsewhere)."""
-        self.steps: list[Step] = list(_arrival_steps())
-        """For each position, the step for arriving there: the position, or the complement of
-        the finished one (after a MENACE's forced last move, if it has one there)."""
+        self.box_at: list[Box | None] = [None] * POSITIONS
+        """For each position, the box its MENACE draws from there, or None."""
+        players = tuple(hand.menace.player for hand in self.hands)
+        self.players = players
+        """The marks of the MENACEs, the learner's first."""
+        self.steps = _steps(players)
+        """For each position, the step for arriving there."""
+        self._settle_at: list[tuple[Box, list[int], list[int], list[int], list[int]]] = [
+            (Box([0] * 9), [], [], [], [])] * POSITIONS
+        """For each position where a MENACE draws: its box, what each result changes there, and
+        the box's counts, tops and entries."""
         for hand in self.hands:
-            player, beads = hand.menace.player, hand.menace.live_beads
+            player, boxes = hand.menace.player, hand.menace.live_boxes
             for p in _turns(player):
                 self._hand_at[p] = hand
             for p, box in _draws_at(player):
-                self.beads_at[p] = beads[box]
-            for p, finished in _forced_at(player):
-                self.steps[p] = OVER + finished  # one square left: the game ends there
-        self._opponent_rows: list[tuple[PositionId, list[Step]]] = []
-        """For each position where an opponent given as data moves, the steps it picks from."""
+                self.box_at[p] = boxes[box]
+                beads = boxes[box]
+                self._settle_at[p] = (beads, hand.change, beads.counts, beads.top, beads.entries)
+        self._opponent_rows: OpponentRows = ()
         self._asked: list[tuple[PositionId, Person]] = []
         """Each position where a person moves, and the person."""
         if second is None:
-            turns = _turns(O if learner.player == X else X)
             if isinstance(opponent, Person):
-                self._asked = [(p, opponent) for p in turns]
+                self._asked = [(p, opponent) for p in _turns(O if learner.player == X else X)]
             else:
-                table = cast(OpponentTable, opponent)
-                step = self.steps.__getitem__
-                self._opponent_rows = [(p, list(map(step, table[p]))) for p in turns]
-                for p, row in self._opponent_rows:
-                    if not row:
-                        raise ValueError(f"the opponent has no move from position {p}")
-        self._settles = tuple(any(hand.returned[r] != AT_ONCE for hand in self.hands)
-                              for r in range(len(Result)))
+                self._opponent_rows = _opponent_rows(players, cast(OpponentTable, opponent))
+        self._settles = tuple(any(hand.change[r] for hand in self.hands) for r in range(len(Result)))
         self._plan: Plan | None = None
         self._bound: Draws | None = None
         """The draws the plan is bound to."""
@@ -227,58 +285,92 @@ class Match:
         """The match bound to `draws`, made once and kept for the next call with the same draws."""
         if self._plan is not None and self._bound is draws:
             return self._plan
-        arrivals: list[Onward] = list(map(repeat, self.steps))
+        arrivals: list[Onward] = list(_arrivals(self.players))
         for p, row in self._opponent_rows:  # a list's own __getitem__ is the cheapest call from C
             arrivals[p] = (repeat(row[0]) if len(row) == 1
                            else map(row.__getitem__, draws.stream(len(row))))
         for p, person in self._asked:
             arrivals[p] = map(_Asker(person, self.steps).step, repeat(p))
         draw_at = [NO_DRAW] * POSITIONS
-        arrival = arrivals.__getitem__
+        onward = arrivals.__getitem__
         for hand in self.hands:
-            after_bead = hand.table.after_bead
-            for p, _ in _draws_at(hand.menace.player):  # an illegal bead's step: never taken
-                draw_at[p] = (self.beads_at[p], tuple(map(arrival, after_bead[p])))
+            boxes = hand.menace.live_boxes
+            positions, numbers, rows = _draw_rows(hand.menace.player)
+            afters = map(tuple, map(map, repeat(onward), rows))  # an illegal square's: never taken
+            for p, box, after in zip(positions, numbers, afters, strict=True):
+                beads = boxes[box]
+                draw_at[p] = (beads.entries, beads.counts, beads.top, hand.at_once, after, beads)
         self._bound = draws
         self._arrivals = arrivals
         self._plan = Plan(self, arrivals[0], draw_at, self._settles)
         return self._plan
 
-    def from_few_beads(self, position: PositionId, draws: Draws, before: list[PositionId], last: PositionId,
-                       ) -> tuple[Step, bool, PositionId]:
-        """The step from a box of fewer than two beads at `position`, drawn as the plain rules
-        draw, whether the box was the learner's and empty, and the game's last draw's position."""
-        hand = self._hand_at[position]
-        beads = self.beads_at[position]
-        assert hand is not None and self._plan is not None
-        rules = hand.menace.rules
-        if beads:  # one bead: taken out, the box refilled if the rules say so, the bead put back
-            bead = take_out(beads, draws.below(1))
+    def from_few_beads(self, position: PositionId, draws: Draws, empty_boxes: bytearray,
+                       results: list[int]) -> tuple[int, Step]:
+        """A draw from a box of fewer than two entries, or more than ENTRIES, at `position`,
+        made as `Menace.move` makes it.
+
+        A box of one bead: the square, and the position; the bead was taken out, the box refilled
+        if the rules say so, and the bead put back until the game ends. An empty box: -1, and the
+        step after resigning or a random move; counted in the game's `empty_boxes` if it is the
+        learner's. Any other box (its blocks regrouped first if it has too many entries): the
+        square drawn, and the position.
+        """
+        hand, box = self._hand_at[position], self.box_at[position]
+        assert hand is not None and box is not None
+        rules = hand.rules
+        beads = box.total
+        if beads > 1 or len(box.entries) > ENTRIES:
+            return box.draw(draws), position
+        if beads:
+            square = box.draw(draws)
+            box.add(square, -1)
             if rules.empty_box is EmptyBox.REFILL:
                 empties = hand.table.label_empties[hand.table.box_at[position]]
-                beads.extend(empties[draws.below(len(empties))] for _ in range(rules.refill_beads))
-            put_back(beads, 0, bead, AT_ONCE)
-            before[position] = last
-            try:
-                return next(self._plan.draw_at[position][1][bead]), False, position
-            except BaseException:  # a game cut short: the bead stays out, as `move` leaves it
-                settle(beads, 0)
-                raise
+                for _ in range(rules.refill_beads):
+                    box.add(empties[draws.below(len(empties))], 1)
+            box.add(square, 1)
+            return square, position
+        empty_boxes[len(results)] += hand.learner
         if rules.empty_box is EmptyBox.RESIGN:
-            return OVER + position, hand.learner, last
+            return -1, OVER + position
         legal = legal_successors()[position]
-        return next(self._arrivals[legal[draws.below(len(legal))]]), hand.learner, last
+        return -1, next(self._arrivals[legal[draws.below(len(legal))]])
 
-    def settle(self, before: list[PositionId], last: PositionId, result: int | None) -> None:
+    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId, result: int) -> None:
         """Give each bead drawn this game, from the last back (`before` leads from each draw to
-        the one before it), what its MENACE's rules return for `result` (None: a game cut short,
-        the beads kept out as `move` leaves them)."""
-        position = last
+        the one before it, `drawn` holds its square), what its MENACE's rules return for
+        `result` (CUT_SHORT: a game cut short, the beads kept out as `move` leaves them)."""
+        settle_at, position = self._settle_at, last
         while position >= 0:
-            hand = self._hand_at[position]
-            assert hand is not None
-            settle(self.beads_at[position], 0 if result is None else hand.returned[result])
+            box, changes, counts, top, entries = settle_at[position]
+            change = changes[result]
+            if change:  # Box.add, its two common cases inline
+                square = drawn[position]
+                count = counts[square] + change
+                if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
+                    counts[square] = count  # the same entries
+                elif top[BLOCK] == 1 and change > changes[CUT_SHORT] and len(entries) + change <= ENTRIES:
+                    counts[square] = top[square] = count  # an entry a bead: those put in at the
+                    del entries[change:]  # draw go, which are the last of the box's entries
+                else:
+                    box.add(square, change)
             position = before[position]
+
+
+_MATCHES: Final = "_menace_matches"
+"""Where a learner keeps its matches: on itself, so they go when it goes."""
+
+
+def match_of(learner: Learner, opponent: Side) -> Match:
+    """The match of `learner` against `opponent`, made once and kept on the learner for the next call."""
+    kept: dict[int, Match] = vars(learner).setdefault(_MATCHES, {})
+    match = kept.get(id(opponent))
+    if (match is None or match.opponent is not opponent
+            or [hand.rules for hand in match.hands]
+            != [learner.rules] + ([opponent.rules] if isinstance(opponent, Learner) else [])):
+        match = kept[id(opponent)] = Match(learner, opponent)
+    return match
 
 
 @dataclass(frozen=True)
@@ -303,8 +395,10 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     start = first_game % len(plans)
     schedule = islice(cycle((*plans[start:], *plans[:start])), games)
     ends = (0,) * OVER + final_results()  # ends[p] for p = OVER + q is the result at q
-    below, bits, small, over = [FEW, FEW, *draws.below_small[2:]], draws.rng.getrandbits, SMALL, OVER
+    below, last_block, block, over = [FEW, FEW, *draws.below_small[2:], FEW], LAST, BLOCK, OVER
+    take, size, few = next, len, (StopIteration, IndexError)  # locals: shorter code, short jumps
     before = [-1] * POSITIONS  # for each position where a MENACE drew this game, the draw before (-1: none)
+    drawn = [0] * POSITIONS  # for each position where a MENACE drew this game, the square drawn
     results: list[int] = []
     empty_boxes = bytearray(games)
     p: Step = OVER - 1
@@ -313,30 +407,32 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
         try:
             p = next(opening)  # a MENACE draws there: no game ends before a draw
             while p < over:  # until the game is over
-                beads, after = draw_at[p]
-                n = len(beads)
-                if n < small:  # each place below n drawn exactly as Draws.below draws it
-                    try:
-                        place = next(below[n])
-                    except StopIteration:  # one bead or none: refill, resign or move at random
-                        p, empty, last = match.from_few_beads(p, draws, before, last)
-                        empty_boxes[len(results)] += empty
+                entries, counts, top, at_once, after, box = draw_at[p]
+                try:  # an entry drawn exactly as Draws.below draws a number below len(entries)
+                    e = entries[take(below[size(entries)])]
+                except few:  # one bead or none (refill, resign or move at random), or an entry too many
+                    e, p = match.from_few_beads(p, draws, empty_boxes, results)
+                    if e < 0:
                         continue
-                else:  # Draws.below's rejection from getrandbits, inlined
-                    width = n.bit_length()
-                    place = bits(width)
-                    while place >= n:
-                        place = bits(width)
-                bead = beads[place]
-                beads.append(bead)  # put back at once, with one more
+                if e >= last_block:  # a last block: kept, or drawn again
+                    e = box.resolve(e, draws)  # type: ignore[union-attr]
+                c = counts[e] + at_once  # back in the box at once, with what a win adds
+                counts[e] = c
+                if c > top[e]:  # more blocks of the square: their entries at the end (Box.grow)
+                    t = top[e]
+                    while c > t:
+                        entries.append(e)
+                        t += top[block]
+                    top[e] = t
+                drawn[p] = e
                 before[p] = last
                 last = p
-                p = next(after[bead])
+                p = take(after[e])
         except BaseException:
-            match.settle(before, last, None)
+            match.settle(before, drawn, last, CUT_SHORT)
             raise
         result = ends[p]
         results.append(result)
         if settles[result]:
-            match.settle(before, last, result)
+            match.settle(before, drawn, last, result)
     return Played(results=bytes(results), empty_boxes=bytes(empty_boxes), last_position=p - OVER)

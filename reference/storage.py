@@ -1,5 +1,10 @@
 """Saving MENACE's matchboxes to a JSON file and loading them back; one writer at a time.
 
+The file is a JSON object: `"format": "menace-boxes"`, `"version": 2`, the `"player"` MENACE
+plays, the `"games"` it learned from, and `"boxes"`: for each box's label, its beads counted per
+square, nine whole numbers for squares 0 to 8 (0 on a taken square), so the file stays small
+however long MENACE trains. Version 1, which listed every bead (`[0, 0, 4, ...]`), is still read.
+
 A save is atomic: the new boxes go to a temporary file beside the old one, which replaces it
 in one step, so an interrupted save leaves the previous boxes whole. A symbolic link is
 written through (its target is replaced, the link stays) and the file keeps its mode.
@@ -17,12 +22,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
-from reference.board import Board, InvalidBoardError, validate
+from reference.board import CELLS, Board, InvalidBoardError, validate
 
 FORMAT: Final = "menace-boxes"
-VERSION: Final = 1
+VERSION: Final = 2
+"""The version written: beads counted per square."""
+LISTED: Final = 1
+"""The version that listed every bead, still read."""
 LARGEST_FILE: Final = 64 << 20
-"""The largest boxes file read, in bytes: 304 boxes take tens of KB, even after long training."""
+"""The largest boxes file read, in bytes: 304 boxes of counts take about 16 KB, however many
+beads they hold; a version 1 file grows with the beads."""
 
 
 class BoxFileError(ValueError):
@@ -62,14 +71,15 @@ def check_writable(path: Path) -> None:
     os.unlink(probe)
 
 
-def save_boxes(path: Path, player: str, contents: Mapping[Board, Sequence[int]], games: int) -> None:
-    """Write the boxes to `path` atomically: the old file stays whole until the new one is."""
+def save_boxes(path: Path, player: str, counts: Mapping[Board, Sequence[int]], games: int) -> None:
+    """Write the boxes (beads counted per square) to `path` atomically: the old file stays whole
+    until the new one is."""
     document = {
         "format": FORMAT,
         "version": VERSION,
         "player": player,
         "games": games,
-        "boxes": {label: list(beads) for label, beads in contents.items()},
+        "boxes": {label: list(row) for label, row in counts.items()},
     }
     import tempfile  # only needed when saving: keeps start-up short
 
@@ -157,8 +167,9 @@ class BoxesLock:
         self.release()
 
 
-def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
-    """The boxes and the number of games learned from, read from `path`."""
+def load_boxes(path: Path, player: str) -> tuple[dict[Board, tuple[int, ...]], int]:
+    """The boxes, their beads counted per square, and the number of games learned from, read from
+    `path` (version 2, or version 1 that lists every bead)."""
     try:
         with path.open("rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
@@ -183,10 +194,10 @@ def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
         raise BoxFileError(f"{str(path)!r} is not a MENACE boxes file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BoxFileError(f"{str(path)!r} is not a MENACE boxes file (no \"format\": {FORMAT!r})")
-    if document.get("version") != VERSION:
-        raise BoxFileError(
-            f"{str(path)!r} has version {_short(document.get('version'))}; this program reads {VERSION}"
-        )
+    version = document.get("version")
+    if version not in (LISTED, VERSION) or type(version) is not int:
+        raise BoxFileError(f"{str(path)!r} has version {_short(version)}; this program reads "
+                           f"{LISTED} and {VERSION}")
     if document.get("player") != player:
         raise BoxFileError(
             f"{str(path)!r} holds boxes for player {_short(document.get('player'))}, not {player!r}"
@@ -195,16 +206,36 @@ def load_boxes(path: Path, player: str) -> tuple[dict[Board, list[int]], int]:
     boxes = document.get("boxes")
     if type(games) is not int or games < 0 or not isinstance(boxes, dict):
         raise BoxFileError(f"{str(path)!r} has no valid \"games\" count and \"boxes\" table")
-    contents: dict[Board, list[int]] = {}
+    counts: dict[Board, tuple[int, ...]] = {}
     for label, beads in boxes.items():
         try:
             validate(label)
         except InvalidBoardError:
             raise BoxFileError(f"{str(path)!r}: {_short(label)} is not a board label") from None
-        if not isinstance(beads, list) or not all(type(b) is int for b in beads):
-            raise BoxFileError(f"{str(path)!r}: the beads of box {label!r} are not a list of cells")
-        contents[label] = beads
-    return contents, games
+        counts[label] = _listed(path, label, beads) if version == LISTED else _counted(path, label, beads)
+    return counts, games
+
+
+def _listed(path: Path, label: str, beads: object) -> tuple[int, ...]:
+    """The counts per square of a version 1 box, which lists its beads."""
+    if not isinstance(beads, list) or not all(type(b) is int for b in beads):
+        raise BoxFileError(f"{str(path)!r}: the beads of box {label!r} are not a list of cells")
+    counts = [0] * len(CELLS)
+    for bead in beads:
+        if not 0 <= bead < len(CELLS):
+            raise BoxFileError(f"{str(path)!r}: box {label!r} holds a bead {_short(bead)}, "
+                               "not a square from 0 to 8")
+        counts[bead] += 1
+    return tuple(counts)
+
+
+def _counted(path: Path, label: str, counts: object) -> tuple[int, ...]:
+    """The counts per square of a version 2 box, checked."""
+    if not isinstance(counts, list) or len(counts) != len(CELLS) or not all(
+            type(c) is int and c >= 0 for c in counts):
+        raise BoxFileError(f"{str(path)!r}: box {label!r} does not hold nine bead counts "
+                           "(squares 0 to 8) of at least 0")
+    return tuple(counts)
 
 
 def _short(value: object) -> str:

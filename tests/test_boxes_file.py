@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from reference.__main__ import main
+from reference.beads import counts_of
+from reference.menace import initial_contents
 from reference.storage import BoxesLock, load_boxes
 
 pytestmark = pytest.mark.e2e
@@ -39,15 +41,16 @@ def play(argv: list[str], stdin: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def dumps(stdout: str) -> list[dict[str, list[int]]]:
-    """The boxes of each dump printed, by label (a dump line is longer than a board row)."""
+def dumps(stdout: str) -> list[dict[str, tuple[int, ...]]]:
+    """The boxes of each dump printed, their beads counted per square, by label (a dump line is
+    longer than a board row)."""
     lines = [line.split() for line in stdout.splitlines() if len(line) > 9]
     assert len(lines) % 304 == 0
-    return [{label: [int(b) for b in beads] for label, *beads in lines[i:i + 304]}
+    return [{label: counts_of(int(b) for b in beads) for label, *beads in lines[i:i + 304]}
             for i in range(0, len(lines), 304)]
 
 
-def last_dump(stdout: str) -> dict[str, list[int]]:
+def last_dump(stdout: str) -> dict[str, tuple[int, ...]]:
     """The boxes of the last dump printed, by label."""
     return dumps(stdout)[-1]
 
@@ -122,6 +125,23 @@ def test_a_linked_boxes_file_is_written_through_and_keeps_its_mode(tmp_path: Pat
     assert link.is_symlink() and stat.S_IMODE(real.stat().st_mode) == 0o640
     assert load_boxes(real, "X")[1] == 21
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["menace.json", "menace.json", "store"]
+
+
+def test_a_version_1_file_that_lists_every_bead_is_read_and_saved_back_as_counts(
+        tmp_path: Path) -> None:
+    listed = {label: list(beads) for label, beads in initial_contents().items()}
+    listed["........."] = [4] * 500 + [0, 0, 8]  # MENACE nearly always opens in the centre
+    boxes = tmp_path / "menace.json"
+    boxes.write_text(json.dumps({"format": "menace-boxes", "version": 1, "player": "X",
+                                 "games": 7, "boxes": listed}))
+    counts, games = load_boxes(boxes, "X")
+    assert games == 7 and counts["........."] == (2, 0, 0, 0, 500, 0, 0, 0, 1)
+    assert all(counts[label] == counts_of(beads) for label, beads in listed.items())
+    status, out, _ = play(["--boxes", str(boxes), "--seed", "1"], "1\n" + MOVES)
+    assert status == 0 and "X" in out.splitlines()[2]  # the centre, row 2 of the first board
+    saved = json.loads(boxes.read_text())
+    assert saved["version"] == 2 and saved["games"] == 8
+    assert load_boxes(boxes, "X")[0] == last_dump(out)
 
 
 def test_a_new_boxes_file_gets_the_mode_the_umask_allows(tmp_path: Path) -> None:
@@ -213,7 +233,7 @@ class BoxesFileMachine(RuleBasedStateMachine):
         self.path = self.folder / "menace.json"
         self.path.symlink_to(self.real)
         self.games = 0
-        self.boxes: dict[str, list[int]] | None = None
+        self.boxes: dict[str, tuple[int, ...]] | None = None
         self.saved = b""
 
     def teardown(self) -> None:

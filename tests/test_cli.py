@@ -11,7 +11,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from reference.board import EMPTY
+from reference.board import CELLS, EMPTY
 from reference.boxes import box_labels
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +40,7 @@ def test_the_golden_transcript_is_reproduced_by_its_seed() -> None:
     result = run("--seed", "5", stdin=(GOLDEN / "seed5.in").read_text())
     assert result.returncode == 0, result.stderr
     assert result.stdout == (GOLDEN / "seed5.out").read_text()
-    assert "Score: MENACE 1, you 1, draws 1." in result.stderr
+    assert "Score: MENACE 2, you 1, draws 0." in result.stderr
 
 
 def test_the_transcript_is_spec_section_6_and_nothing_else() -> None:
@@ -100,8 +100,9 @@ def test_input_ending_mid_game_stops_with_a_message_and_status_1(tmp_path: Path)
     saved = json.loads(boxes.read_text())
     assert saved["games"] == result.stderr.count(" of 50: ") >= 1
     last_dump = dumps(result.stdout)[-1]
-    assert [f"{label} " + " ".join(map(str, beads)) for label, beads in saved["boxes"].items()] \
-        == last_dump
+    assert saved["version"] == 2
+    assert [f"{label} " + " ".join(str(c) for c in CELLS for _ in range(row[c]))
+            for label, row in saved["boxes"].items()] == last_dump
 
 
 def test_no_input_at_all_is_an_error_not_a_crash() -> None:
@@ -132,6 +133,17 @@ def test_boxes_round_trip_between_sessions(tmp_path: Path) -> None:
     ('{"format": "menace-boxes", "version": 99}', "has version 99"),
     ('{"format": "menace-boxes", "version": 1, "player": "X", "games": 0, '
      '"boxes": {".........": [1]}}', "boxes are missing"),
+    ('{"format": "menace-boxes", "version": 1, "player": "X", "games": 0, '
+     '"boxes": {".........": [4, 9]}}', "holds a bead 9, not a square from 0 to 8"),
+    ('{"format": "menace-boxes", "version": 2, "player": "X", "games": 0, '
+     '"boxes": {".........": [1, 1, 1]}}', "does not hold nine bead counts"),
+    ('{"format": "menace-boxes", "version": 2, "player": "X", "games": 0, '
+     '"boxes": {".........": [1, 1, 1, 1, -1, 1, 1, 1, 1]}}', "does not hold nine bead counts"),
+    ('{"format": "menace-boxes", "version": 2, "player": "X", "games": 0, '
+     '"boxes": {".........": [1, 1, 1, 1, 1.5, 1, 1, 1, 1]}}', "does not hold nine bead counts"),
+    ('{"format": "menace-boxes", "version": 2, "player": "X", "games": 0, '
+     '"boxes": {"X...O....": [1, 1, 1, 1, 1, 1, 1, 1, 1]}}', "no box of player X is labelled"),
+    ('{"format": "menace-boxes", "version": true}', "has version True"),
 ])
 def test_a_bad_boxes_file_is_refused_and_left_untouched(
     tmp_path: Path, content: str, problem: str

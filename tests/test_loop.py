@@ -40,7 +40,11 @@ RULES = {
                                       empty_box=EmptyBox.RANDOM),
     "frozen (evaluation)": frozen_rules(CHALLENGE),
     "two beads back": Rules(win=3, draw=1, refill_beads=1),
+    "boxes of blocks": Rules(initial_beads=(1000, 999, 250, 2), win=1000, draw=3, loss=-1,
+                             empty_box=EmptyBox.RESIGN),
 }
+"""Rule sets; the last starts most boxes with blocks of beads and adds 1,000 beads a win, so
+boxes change their blocks, keep last blocks that draws reject, and grow past 255 entries at once."""
 TABLES = {"legal moves": legal_successors, "perfect": perfect_opponent,
           "positional": positional_opponent}
 
@@ -107,7 +111,7 @@ def test_the_loop_plays_the_games_of_the_plain_rules(
 
 @pytest.mark.parametrize(("rules", "player", "opponent"), [
     ("michie", X, "menace"), ("michie", O, "perfect"), ("random from an empty box", O, "menace"),
-    ("challenge", X, "menace"),
+    ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"), ("boxes of blocks", O, "menace"),
 ])
 def test_long_runs_with_resignations_refills_and_empty_boxes_play_the_same(
     rules: str, player: str, opponent: str,

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference.beads import counts_of
 from reference.board import (
     CELLS,
     EMPTY,
@@ -234,3 +235,9 @@ def test_loading_refuses_contents_that_do_not_fit() -> None:
         menace.load({k: v for k, v in good.items() if k != EMPTY_BOARD})
     with pytest.raises(InvalidBoxesError, match="empty"):
         menace.load({**good, EMPTY_BOARD: []})
+    counts = menace.counts()
+    with pytest.raises(InvalidBoxesError, match="illegal bead 4"):
+        menace.load_counts({**counts, "....X...O": (0, 0, 0, 0, 1, 0, 0, 0, 0)})
+    with pytest.raises(InvalidBoxesError, match="nine bead counts"):
+        menace.load_counts({**counts, EMPTY_BOARD: (1, 1, 1)})
+    assert menace.counts() == counts == {label: counts_of(beads) for label, beads in good.items()}

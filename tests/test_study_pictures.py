@@ -112,10 +112,10 @@ def test_the_matchbox_picture_has_a_board_per_box_under_a_heading_per_move(
     """20 boards a row, each 4 units (3 squares and a gap) wide and high, under a heading row per
     move number: X's 1 + 12 + 108 + 183 boxes take 4 heading rows and 1 + 1 + 6 + 10 rows of
     boards; O's 3 + 38 + 153 + 95 take 4 and 1 + 2 + 8 + 5. A dry box is outlined in red."""
-    contents = {label: [c for c in range(9) if label[c] == "."] for label in box_labels(player)}
-    first = next(iter(contents))
-    contents[first] = []
-    figure = matchboxes_figure(contents, player, "boxes")
+    counts = {label: [int(mark == ".") for mark in label] for label in box_labels(player)}
+    first = next(iter(counts))
+    counts[first] = [0] * 9
+    figure = matchboxes_figure(counts, player, "boxes")
     axes = figure.axes[0]
     headings = [t.get_text() for t in axes.texts if t.get_text().startswith("MENACE's")]
     assert headings == [f"MENACE's {nth} move: {n} box{'es' if n > 1 else ''}"
@@ -125,7 +125,7 @@ def test_the_matchbox_picture_has_a_board_per_box_under_a_heading_per_move(
     assert tuple(figure.get_size_inches()) == pytest.approx((16, rows * 4 * 0.2 + 0.8))
     assert [p.get_edgecolor()[:3] for p in axes.patches] == [(1.0, 0.0, 0.0)]
     marks = [t.get_text() for t in axes.texts if t.get_text() in ("X", "O")]
-    assert len(marks) == sum(9 - label.count(".") for label in contents)
+    assert len(marks) == sum(9 - label.count(".") for label in counts)
 
 
 def test_train_draws_the_learning_curve(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

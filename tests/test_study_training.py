@@ -166,3 +166,24 @@ def test_training_in_chunks_plays_the_same_games_as_in_one_go() -> None:
 
     assert run([500]) == run([123, 1, 376])
     assert run([500]) != run([499])
+
+
+def test_short_calls_reuse_the_learners_matches_and_play_what_one_training_plays() -> None:
+    """One game a call: the matches are made once and kept on the learner, and the games are
+    those of one Training playing game after game."""
+    from reference import loop
+
+    def calls(rng_seed: int) -> tuple[bytes, dict[str, tuple[int, ...]]]:
+        menace = Menace(CHALLENGE, rng=random.Random(rng_seed))
+        pool = [perfect_opponent(), random_opponent()]
+        results = b"".join(play_games(menace, pool, 1, first_game=g).results for g in range(40))
+        assert loop.match_of(menace, pool[0]) is loop.match_of(menace, pool[0])
+        return results, menace.counts()
+
+    menace = Menace(CHALLENGE, rng=random.Random(3))
+    one_go = Training(menace, [perfect_opponent(), random_opponent()]).play(40).results
+    assert calls(3) == (one_go, menace.counts())
+    learner, table = Menace(CHALLENGE), random_opponent()
+    first = loop.match_of(learner, table)
+    learner.rules = MICHIE  # other rules: another match
+    assert loop.match_of(learner, table) is not first

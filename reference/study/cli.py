@@ -18,7 +18,7 @@ from reference.cli import (
     saving_to,
 )
 from reference.commandline import OneLineParser, UsageError
-from reference.menace import Menace, initial_contents
+from reference.menace import Menace, initial_counts
 from reference.numbers import NumberTextError, whole_number
 from reference.outcome import Outcome
 from reference.rules import PRESETS, EmptyBox, Rules
@@ -248,10 +248,10 @@ def empty_box_report(curve: Curve, rules: Rules, player: str, menace: Menace | N
         then_x, then_o = ("opens every game with a random move, and can no longer learn its opening",
                           "plays a random move whenever X's opening leads to one of them")
     if menace is not None:
-        contents = menace.contents()
-        empty = [label for label, beads in contents.items() if not beads]
+        counts = menace.counts()
+        empty = [label for label, row in counts.items() if not any(row)]
         if empty:
-            lines.append(f"{len(empty)} of the {len(contents)} boxes are empty now"
+            lines.append(f"{len(empty)} of the {len(counts)} boxes are empty now"
                          + (f": {', '.join(map(repr, empty))}." if len(empty) <= 4 else "."))
         dry = first_move_boxes_empty(menace)
         if dry and menace.player == X:
@@ -280,10 +280,10 @@ def train_one(options: argparse.Namespace, rules: Rules, names: tuple[str, ...],
         bar.update(len(results))
     if options.boxes is not None:
         try:
-            save_boxes(options.boxes, options.player, menace.contents(), before + options.games)
+            save_boxes(options.boxes, options.player, menace.counts(), before + options.games)
         except BoxFileError as error:
             raise SaveError(f"{error}; it still holds the boxes from before this run") from None
-    return menace, curve_from_results([bytes(results)], [bytes(empties)])
+    return menace, curve_from_results([results], [empties])
 
 
 def train(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -388,16 +388,16 @@ def boxes(options: argparse.Namespace, out: TextIO) -> int:
     if options.boxes is not None and not options.boxes.exists():
         raise UsageError(f"cannot use the boxes file: {str(options.boxes)!r} does not exist")
     _require_plotting()
-    contents: dict[Board, Sequence[int]]
+    counts: dict[Board, Sequence[int]]
     if options.boxes is not None:
         menace, learned = load_menace(rules, random.Random(), options.boxes, options.player)
-        contents = dict(menace.contents())
+        counts = dict(menace.counts())
         title = f"MENACE's matchboxes after {learned:,} games ({options.boxes})"
     else:
-        contents = dict(initial_contents(rules, options.player))
+        counts = dict(initial_counts(rules, options.player))
         title = f"MENACE's matchboxes, fresh ({describe_rules(rules)})"
-    matchboxes(contents, options.player, options.picture, title)
-    print(f"{len(contents)} matchboxes drawn to {options.picture}.", file=out)
+    matchboxes(counts, options.player, options.picture, title)
+    print(f"{len(counts)} matchboxes drawn to {options.picture}.", file=out)
     return 0
 
 

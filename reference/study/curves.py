@@ -27,11 +27,11 @@ class Curve:
     """The games of one or more learners trained side by side: totals per game and bands."""
 
     learners: int
-    wins: tuple[int, ...]
-    """For each game, how many learners won it."""
-    draws: tuple[int, ...]
-    losses: tuple[int, ...]
-    empty_boxes: tuple[int, ...]
+    wins: Sequence[int]
+    """For each game, how many learners won it (a byte a game for one learner)."""
+    draws: Sequence[int]
+    losses: Sequence[int]
+    empty_boxes: Sequence[int]
     """For each game, how often the learners found a box empty, in all."""
     bands: dict[str, Band]
     """For each measure, the spread between learners (none for a single learner)."""
@@ -108,11 +108,24 @@ def measure_values(wins: int, draws: int, losses: int) -> dict[str, float]:
             "score": float(wins + draws - losses)}
 
 
+ONE_OF: tuple[bytes, ...] = tuple(bytes(int(b == code) for b in range(256)) for code in range(3))
+"""For each result code, a table for `bytes.translate`: 1 for that code, 0 for any other."""
+
+
 def curve_from_results(
-    results: Sequence[bytes], empty_boxes: Sequence[bytes], first_move_dry: int = 0,
+    results: Sequence[bytes | bytearray], empty_boxes: Sequence[bytes | bytearray],
+    first_move_dry: int = 0,
 ) -> Curve:
-    """The curve of learners given each one's results per game (0 win, 1 draw, 2 loss)."""
+    """The curve of learners given each one's results per game (0 win, 1 draw, 2 loss).
+
+    One learner's curve is a byte a game for each measure, so that millions of games fit.
+    """
     learners = len(results)
+    if learners == 1:
+        record = results[0]
+        return Curve(learners=1, wins=record.translate(ONE_OF[0]), draws=record.translate(ONE_OF[1]),
+                     losses=record.translate(ONE_OF[2]), empty_boxes=bytes(empty_boxes[0]),
+                     bands={}, first_move_dry=first_move_dry)
     games = len(results[0]) if results else 0
     totals = [[0] * games for _ in range(3)]
     empty = [0] * games

@@ -33,7 +33,7 @@ def frozen_rules(rules: Rules) -> Rules:
 def frozen(menace: Menace, rng: random.Random) -> Menace:
     """A copy of this MENACE that plays as it does and never changes its boxes."""
     return Menace(frozen_rules(menace.rules), player=menace.player, rng=rng,
-                  contents=menace.contents())
+                  counts=menace.counts())
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
     """The exact chances that this MENACE, not learning, wins, draws or loses one game."""
     graph = position_graph()
     table = box_table(menace.player)
-    counts = [list(beads) for beads in menace.contents().values()]
+    counts = list(menace.counts().values())
     resign = menace.rules.empty_box is EmptyBox.RESIGN
     mine = result_of(menace.player, Outcome.WIN)
     theirs = result_of(menace.player, Outcome.LOSS)
@@ -102,10 +102,10 @@ def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
         else:
             box = table.box_at[position]
             weighted: list[tuple[float, int]]
-            if box >= 0 and counts[box]:
-                beads = counts[box]
-                weighted = [(beads.count(b) / len(beads), table.after_bead[position][b])
-                            for b in sorted(set(beads))]
+            if box >= 0 and any(counts[box]):
+                beads, total = counts[box], sum(counts[box])
+                weighted = [(beads[b] / total, table.after_bead[position][b])
+                            for b in range(len(beads)) if beads[b]]
             elif box >= 0 and resign:
                 weighted = []
             elif box >= 0:

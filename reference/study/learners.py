@@ -9,7 +9,7 @@ from reference.menace import Menace
 from reference.rules import Rules
 from reference.study.curves import Curve, curve_from_results
 from reference.study.progress import Progress
-from reference.study.training import opponent_sides, play_games
+from reference.study.training import Training, opponent_sides
 
 NUMPY_FROM = 50
 """The fewest learners for which 'auto' picks the vectorised engine: below, pure Python is faster."""
@@ -56,14 +56,23 @@ def _train_python(
     rules: Rules, player: str, opponents: Sequence[str], games: int, learners: int,
     seed: int | None, progress: Progress | None,
 ) -> Curve:
-    """The pure-Python engine: each learner trained in turn by the single-learner loop."""
-    master = random.Random(seed)
+    """The pure-Python engine: each learner trained in turn by the single-learner loop.
+
+    The learners are one MENACE (and one of each MENACE opponent) set back to fresh boxes before
+    each, drawing from one generator in turn, so that their matches are made once.
+    """
+    rng = random.Random(seed)
+    learner = Menace(rules, player=player, rng=rng)
+    pool = opponent_sides(opponents, learner, rng)
+    training = Training(learner, pool)
     results, empties = [], []
     dry = 0
     for k in range(learners):
-        rng = random.Random(master.getrandbits(64))
-        learner = Menace(rules, player=player, rng=rng)
-        record = play_games(learner, opponent_sides(opponents, learner, rng), games)
+        for side in (learner, *pool):
+            if isinstance(side, Menace):
+                side.reset()
+        training.played = 0
+        record = training.play(games)
         results.append(record.results)
         empties.append(record.empty_boxes)
         dry += bool(first_move_boxes_empty(learner))
@@ -74,5 +83,5 @@ def _train_python(
 
 def first_move_boxes_empty(menace: Menace) -> list[str]:
     """The labels of MENACE's boxes for its first move that hold no beads."""
-    return [label for label, beads in menace.contents().items()
-            if not beads and label.count(menace.player) == 0]
+    return [label for label, row in menace.counts().items()
+            if not any(row) and label.count(menace.player) == 0]

@@ -133,12 +133,12 @@ def evaluation_figure(evaluations: Sequence[Evaluation], title: str) -> Figure:
     return figure
 
 
-def matchboxes(contents: Mapping[Board, Sequence[int]], player: str, path: Path, title: str) -> None:
-    """Draw the matchboxes to a PNG file."""
-    _save(matchboxes_figure(contents, player, title), path)
+def matchboxes(counts: Mapping[Board, Sequence[int]], player: str, path: Path, title: str) -> None:
+    """Draw the matchboxes, given their beads counted per square, to a PNG file."""
+    _save(matchboxes_figure(counts, player, title), path)
 
 
-def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, title: str) -> Figure:
+def matchboxes_figure(counts: Mapping[Board, Sequence[int]], player: str, title: str) -> Figure:
     """Every box as a small board, its empty squares shaded by their share of the box's beads.
 
     Boxes are grouped by MENACE's move number, in the given order; each square shows its bead
@@ -148,7 +148,7 @@ def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, titl
     from matplotlib.patches import Rectangle
 
     groups: dict[int, list[Board]] = {}
-    for label in contents:
+    for label in counts:
         groups.setdefault(label.count(player), []).append(label)
     rows = sum(1 + -(-len(labels) // BOXES_COLUMNS) for labels in groups.values())
     unit = 4  # three squares and a gap
@@ -160,7 +160,7 @@ def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, titl
     axes.axis("off")
     shares = np.full((height, width), np.nan)
     marks: list[tuple[int, int, str]] = []
-    counts: list[tuple[int, int, int]] = []
+    numbers: list[tuple[int, int, int]] = []
     dry: list[tuple[int, int]] = []
     row = 0
     other = O if player == X else X
@@ -171,17 +171,17 @@ def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, titl
         row += 1
         for i, label in enumerate(labels):
             top, left = (row + i // BOXES_COLUMNS) * unit, (i % BOXES_COLUMNS) * unit
-            beads = list(contents[label])
-            total = len(beads)
+            beads = counts[label]
+            total = sum(beads)
             if not total:
                 dry.append((top, left))
             for cell, mark in enumerate(label):
                 y, x = top + cell // 3, left + cell % 3
                 if mark == EMPTY:
-                    n = beads.count(cell)
+                    n = beads[cell]
                     shares[y, x] = n / total if total else 0.0
                     if n:
-                        counts.append((y, x, n))
+                        numbers.append((y, x, n))
                 else:
                     shares[y, x] = -1.0
                     marks.append((y, x, mark))
@@ -193,7 +193,7 @@ def matchboxes_figure(contents: Mapping[Board, Sequence[int]], player: str, titl
     for y, x, mark in marks:
         axes.text(x, y, mark, ha="center", va="center", fontsize=7, fontweight="bold",
                   color="black" if mark == player else "#7b3f00")
-    for y, x, n in counts:
+    for y, x, n in numbers:
         axes.text(x, y, str(n), ha="center", va="center", fontsize=5,
                   color="white" if shares[y, x] > 0.6 else "#303030")
     for top, left in dry:

@@ -69,7 +69,8 @@ class Training:
     """A learner and its pool of opponents, playing game after game; game g is against pool[g % n].
 
     Every game is played by the one game loop on the MENACEs' own boxes, so each MENACE is up
-    to date after every call of `play`.
+    to date after every call of `play`. The matches are kept on the learner (`loop.match_of`),
+    so a new Training of the same learner and sides costs next to nothing.
     """
 
     def __init__(self, learner: Menace, pool: Sequence[Side]) -> None:
@@ -82,7 +83,7 @@ class Training:
         if len({id(m) for m in menaces}) != len(menaces):
             raise ValueError("each MENACE may appear once among the learner and the pool")
         self._learner = learner
-        self._matches = [loop.Match(learner, side) for side in pool]
+        self._matches = [loop.match_of(learner, side) for side in pool]
         self._code = bytes(outcome_codes(learner.player)).ljust(256, b"\0")
         """Each game's Result code as the learner's Outcome, a table for `bytes.translate`."""
         self.played = 0

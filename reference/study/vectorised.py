@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from reference.board import O, X
 from reference.loop import beads_returned
-from reference.menace import initial_contents
+from reference.menace import initial_counts
 from reference.outcome import Outcome
 from reference.positions import (
     OpponentTable,
@@ -135,9 +135,9 @@ class _Population:
             table.label_empties) for slot, square in enumerate(empties)], dtype=np.intp).T
         """Every box's slots: three rows, of boxes, of slots and of the squares they stand for."""
         start = np.zeros((boxes + 1, self.width), dtype=self.dtype)
-        for box, beads in enumerate(initial_contents(rules, player).values()):
-            for bead in beads:
-                start[box, table.label_empties[box].index(bead)] += 1
+        for box, row in enumerate(initial_counts(rules, player).values()):
+            for slot, square in enumerate(table.label_empties[box]):
+                start[box, slot] = row[square]
         start[boxes] = SINK_BEADS
         self.counts = np.repeat(start, k, axis=0)  # row box * k + learner
         self.flat = self.counts.reshape(-1)  # the same beads, indexed row * width + slot
