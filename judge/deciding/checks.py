@@ -26,7 +26,7 @@ from judge.deciding.verdict import Check, Ending, Failure, Place
 from judge.options import RefillRule
 from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
-from judge.telling.hints import missed_line, why_over
+from judge.telling.hints import EIGHT_LINES, missed_line, why_over
 from judge.telling.text import plural
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
@@ -199,10 +199,12 @@ def with_ending(failure: Failure | None, outcome: Outcome, board: Board) -> Fail
     if failure is None or outcome is Outcome.DRAW or \
             not any("learned as for a" in line for line in failure.evidence):
         return failure
+    rule = {Outcome.WIN: "after a win the drawn bead goes back with one more of its square",
+            Outcome.LOSS: "after a loss the drawn bead stays out"}[outcome]
     return replace(failure, evidence=(*failure.evidence,
                                       f"MENACE {PAST[outcome]}: {why_over(board)}"),
-                   hints=(*failure.hints, "the program scored the game as another result: "
-                          + missed_line(board)))
+                   hints=(*failure.hints, f"{rule} (SPEC section 5); if the program did not "
+                          f"see how the game ended, check its test for a line: {EIGHT_LINES}"))
 
 
 @cache

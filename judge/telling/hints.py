@@ -65,13 +65,16 @@ def why_over(board: Board) -> str:
     return f"{side} has three in a row on squares {', '.join(str(c) for c in line)}"
 
 
+EIGHT_LINES: Final = "all 8 lines count: 3 rows, 3 columns and 2 diagonals"
+
+
 def missed_line(board: Board) -> str:
     """The hint for a program that went on with a game that was over on `board`."""
     if winner(board) is None:
         return ("a game also ends when the board is full: the program should stop asking "
                 "for moves and print its matchboxes")
-    return ("a game ends at once when a side has three in a row on any of the 8 lines (3 "
-            "rows, 3 columns, 2 diagonals): check the program's test for a line")
+    return ("a game ends at once when a side has three in a row: check the program's test for "
+            f"a line, {EIGHT_LINES}")
 
 
 def labelled_mark(side: str) -> str:

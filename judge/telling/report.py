@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,12 @@ WIDTH = 200
 def printable(text: str) -> str:
     """A line of output as it can be shown: control characters escaped, cut to WIDTH."""
     return escaped(text, WIDTH)
+
+
+def wrapped(hint: str) -> list[str]:
+    """A hint as report lines of at most WIDTH characters, `  hint: ` before the first (a
+    hint is never cut: it is the fix)."""
+    return textwrap.wrap(hint, WIDTH, initial_indent="  hint: ", subsequent_indent="        ")
 
 
 def report_lines(run: Run, replay_path: Path | None = None,
@@ -73,7 +80,7 @@ def report_lines(run: Run, replay_path: Path | None = None,
         if tail and tuple(run.game_log[-len(tail):]) != tail:
             lines.append("  last lines of the transcript:")
             lines.extend("    " + printable(line) for line in tail)
-        lines.extend(f"  hint: {printable(hint)}" for hint in decision.hints)
+        lines.extend(line for hint in decision.hints for line in wrapped(escaped(hint)))
         if replay_path is not None:
             lines.append(f"  replay: python -m judge --replay {replay_path}")
         if shrink_command is not None:
