@@ -116,10 +116,10 @@ def token_processes(seed: int) -> list[int]:
 
 
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (o) of the sandbox's tests, one folder each; none holds a link."""
+    """Attack classes (a) to (p) of the sandbox's tests, one folder each; none holds a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
-    assert classes == list("abcdefghijklno")
+    assert classes == list("abcdefghijklmnop")
     assert not [path for path in HOSTILE.rglob("*") if path.is_symlink()]
 
 
@@ -306,3 +306,27 @@ def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
     assert "accepted" in verdicts["first"] and "accepted" in verdicts["second"], run.stdout
     assert "accepted" not in verdicts["burns-cpu"], run.stdout
     assert not set(processes_with(b"attack.py")) & set(processes_with(b"2031"))
+
+
+def test_m_a_flood_leaves_the_judge_small(tmp_path: Path) -> None:
+    """(m) Six million blank lines before the first game: the judge counts them, keeps its
+    memory under 150 MB (its own and its program's, together), and judges the run."""
+    from test_judge_memory import MOST_RESIDENT_MB, peak_resident_mb
+
+    resident, verdict = peak_resident_mb([
+        "--sandbox", "require", "--games", "3", "--seed", "2026", "--idle-limit", IDLE_LIMIT,
+        "--transcript", str(tmp_path / "transcript.txt"),
+        str(assembled("floods-the-judge", tmp_path))])
+    assert verdict == expected("floods-the-judge")["verdict"]
+    assert resident < MOST_RESIDENT_MB, f"{resident} MB"
+
+
+def test_p_control_sequences_act_on_no_file(tmp_path: Path) -> None:
+    """(p) A clipboard write, a window title and a clear screen in its output: escaped in the
+    report and the transcript file, exact in the JSON."""
+    report, text = judge("controls-the-terminal", tmp_path)
+    shown = (tmp_path / "transcript.txt").read_text() + text.replace(
+        (tmp_path / "result.json").read_text(), "")
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b]52;c;aGFja2Vk\\x07" in shown
+    assert "\x1b]52;c;aGFja2Vk\x07" in str(report["got"])
