@@ -26,10 +26,12 @@ def judged(tmp_path: Path, capsys: pytest.CaptureFixture[str], faults: tuple[str
 
 
 def hinted(lines: list[str], report: dict[str, object], text: str) -> bool:
-    """True when a hint holding `text` is in the report's lines and in the JSON."""
+    """True when a hint holding `text` is in the report (its lines joined: a long hint is
+    wrapped, never cut) and in the JSON."""
     hints = report["hints"]
     assert isinstance(hints, list)
-    return any(line.startswith("  hint: ") and text in line for line in lines) and \
+    shown = [" ".join(line.split()) for line in "\n".join(lines).split("  hint: ")[1:]]
+    return any(text in " ".join(hint.split("\n")) for hint in shown) and \
         any(text in hint for hint in hints)
 
 
