@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from reference.board import EMPTY, LINES, Board, Cell, O, X, winner
+from reference.board import EMPTY, LINES, Board, X, winner
 from reference.symmetry import SYMMETRIES, Symmetry, transform
 
 from judge.deciding.verdict import Check, Decision, Facts, Verdict
@@ -77,11 +77,6 @@ def missed_line(board: Board) -> str:
             f"a line, {EIGHT_LINES}")
 
 
-def labelled_mark(side: str) -> str:
-    """Whose mark a side is, for a sentence: MENACE's X or the opponent's O."""
-    return {X: "MENACE's", O: "the opponent's"}[side]
-
-
 def for_run(decision: Decision, facts: Facts, moves: MoveFormat, refill: RefillRule,
             idle_seconds: float) -> tuple[str, ...]:
     """The hints of a whole run: the check's own, then those that follow from how it ended."""
@@ -128,8 +123,3 @@ def counts_by_move(labels: list[Board]) -> str:
     return ", ".join(f"{got} of {whole} for MENACE's {which} move" for got, whole, which in
                      zip(found, (1, 12, 108, 183), ("first", "second", "third", "fourth"),
                          strict=True))
-
-
-def cells(squares: tuple[Cell, ...]) -> str:
-    """Squares in words: `2, 4, 6`."""
-    return ", ".join(str(c) for c in squares)
