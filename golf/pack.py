@@ -123,13 +123,17 @@ def _php(raw: bytes, plain: bytes) -> bytes:
 
 
 JS_DEFLATE_STUB = "eval(''+(r=require)('zlib').inflateRawSync(r('fs').readFileSync(__filename).slice({})))"
-JS_BROTLI_STUB = (b"1+\v"
-                  b"eval(''+(r=require)('zlib').brotliDecompressSync(r('fs').readFileSync(process.argv[1])))")
-"""Both as bytes and as brotli: `1` (window bits, then a meta-block that is not the last),
-`+` (that meta-block holds metadata, whose length takes one byte), and the vertical tab (its
-length: 8 x 11 + 2 = 90 bytes) make brotli skip the 90 bytes that follow, the code and the
-comment's opening, so the answer can decode its whole file."""
-JS_BROTLI_SKIP = 90
+JS_BROTLI_STUB = (b"\fV\v=require,eval(V('zlib').brotliDecompressSync( V\t('fs')"
+                  b".readFileSync(__filename))+'')")
+"""Both as bytes and as brotli (RFC 7932). To JavaScript, the form feed and the two other
+white-space bytes are spaces. To brotli, the form feed is a window of 64 KB and an empty
+metadata block; each `V` starts a metadata block whose length is in the next byte, 46 bytes
+after the vertical tab and 38 after the tab, so brotli skips the code and the comment's opening
+in two blocks and decodes the answer's whole file. (The space before the second `V` puts it
+where the first block ends.)"""
+JS_BROTLI_SKIPS = ((1, 46), (49, 38))
+"""Each metadata block of the stub: where it starts in the file, and the bytes it skips after
+its two header bytes."""
 JS_LINE_ENDS = (b"\n", b"\r", "\u2028".encode(), "\u2029".encode())
 JS_COMMENT = (b"//", b"")
 JS_BLOCK_COMMENT = (b"/*", b"*/")

@@ -145,18 +145,39 @@ def test_the_overview_gives_the_plain_and_packed_sizes(language: str) -> None:
     assert f"| {name['language']} | {plain} | {packed} |" in overview
 
 
+def brotli_metadata(data: bytes) -> tuple[int, list[tuple[int, int]]]:
+    """The window size a brotli stream starts with, and each metadata block that follows it up
+    to the first block that is not metadata: where the block starts (in bytes) and the bytes it
+    skips after its header (RFC 7932, bits read from the lowest of each byte)."""
+    bits = int.from_bytes(data, "little")
+    window = 16 if not bits & 1 else 17 + (bits >> 1 & 7) if bits >> 1 & 7 else 8 + (bits >> 4 & 7)
+    position = 1 if not bits & 1 else 4 if bits >> 1 & 7 else 7
+    blocks = []
+    while bits >> position + 1 & 3 == 3:  # MNIBBLES 0: a metadata block
+        start = position // 8
+        assert bits >> position & 1 == 0  # not the last block
+        assert bits >> position + 3 & 1 == 0  # the reserved bit
+        size_bytes = bits >> position + 4 & 3
+        position += 6
+        skip = (bits >> position & (1 << 8 * size_bytes) - 1) + 1 if size_bytes else 0
+        position += 8 * size_bytes
+        padding = -position % 8
+        assert bits >> position & (1 << padding) - 1 == 0  # zero bits up to the byte boundary
+        position += padding + 8 * skip
+        blocks.append((start, skip))
+    return window, blocks
+
+
 def test_the_brotli_stub_is_a_brotli_header_that_skips_its_own_code() -> None:
-    """RFC 7932, bits read from the lowest of each byte: a window size, then a metadata block
-    whose length is the rest of the stub and the comment's opening, so brotli decodes the
-    packed JavaScript file whole."""
+    """Read as brotli, the stub is a window size and metadata blocks that end exactly after it
+    and the comment's opening, so brotli decodes the packed JavaScript file whole."""
     stub = pack.JS_BROTLI_STUB
-    bits = int.from_bytes(stub[:3], "little")
-    assert bits & 0xF == 1 and bits >> 4 & 7 > 1  # window size in 7 bits: 2 ** (8 + 3) bytes
-    assert bits >> 7 & 1 == 0  # not the last block
-    assert bits >> 8 & 3 == 3 and bits >> 10 & 1 == 0  # a metadata block, reserved bit clear
-    assert bits >> 11 & 3 == 1  # its length in one byte
-    assert (bits >> 13 & 0xFF) + 1 == pack.JS_BROTLI_SKIP == len(stub) - 3 + 2
-    assert bits >> 21 == 0  # zero bits up to the byte boundary
+    for opening in (pack.JS_COMMENT[0], pack.JS_BLOCK_COMMENT[0]):
+        window, blocks = brotli_metadata(stub + opening)
+        assert window == 16
+        assert [(start, skip) for start, skip in blocks if skip] == list(pack.JS_BROTLI_SKIPS)
+        start, skip = blocks[-1]
+        assert start + 2 + skip == len(stub) + len(opening)
 
 
 @pytest.mark.e2e
