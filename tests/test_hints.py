@@ -12,6 +12,7 @@ from fixture_folders import PROGRAM
 from judge.cli import main
 
 pytestmark = pytest.mark.e2e
+GOLF = Path(__file__).resolve().parent.parent / "golf"
 
 
 def judged(tmp_path: Path, capsys: pytest.CaptureFixture[str], faults: tuple[str, ...],
@@ -73,6 +74,21 @@ def test_digit_moves_undeclared(tmp_path: Path, capsys: pytest.CaptureFixture[st
     its moves."""
     lines, report = judged(tmp_path, capsys, ("digit-moves",), "--idle-limit", "1")
     assert report["verdict"] == "idle" and (report["game"], report["move"]) == (1, 1)
+    assert hinted(lines, report, 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8)')
+
+
+def test_a_golfed_answer_with_digit_moves_undeclared(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever it makes of the letters (a crash, a wait or a wrong board), a rejection at the
+    first move typed to a program whose moves are undeclared says how to declare them."""
+    answer = tmp_path / "menace.py"
+    answer.write_bytes((GOLF / "python" / "menace.py").read_bytes())
+    report_path = tmp_path / "report.json"
+    main(["--games", "3", "--seed", "3", "--idle-limit", "10", "--json", str(report_path),
+          str(answer)])
+    lines = capsys.readouterr().out.splitlines()
+    report = json.loads(report_path.read_text())
+    assert report["verdict"] != "accepted" and (report["game"], report["move"]) == (1, 1)
     assert hinted(lines, report, 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8)')
 
 
