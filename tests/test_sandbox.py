@@ -286,11 +286,11 @@ def test_require_refuses_without_full(tmp_path: Path, capsys: pytest.CaptureFixt
 
     status = main(["--games", "2", "--seed", "1", "--sandbox", "require",
                    str(assembled("accepted/canonical", tmp_path))])
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     if FOUND.level is Level.FULL:
         assert status == 0 and "sandbox: full" in out
     else:
-        assert status == 2 and "full containment is not available here" in out
+        assert status == 2 and "full containment is not available here" in err
 
 
 def test_require_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -118,13 +118,67 @@ def find_layout() -> tuple[Layout | None, str]:
         return Layout(parents), ""
     unified = CGROUP_ROOT / own.get("", "/").lstrip("/") if "" in own else None
     if unified is not None and (unified / "cgroup.controllers").is_file():
-        offered = set((unified / "cgroup.subtree_control").read_text().split()) \
-            if (unified / "cgroup.subtree_control").is_file() else set()
-        if {"memory", "pids"} <= offered:
-            return Layout({"": unified}), ""
-        return None, "cgroup v2 does not offer the memory and pids controllers here"
+        why = _enable_v2(unified)
+        return (Layout({"": unified}), "") if not why else (None, why)
     missing = [name for name in V1_CONTROLLERS if name not in mounts]
     return None, f"no cgroup hierarchy for {', '.join(missing) or 'this process'}"
+
+
+V2_NEEDED: Final = ("memory", "pids")
+"""The cgroup v2 controllers a run's group needs; `cpu` is used where it is offered."""
+LEAF: Final = "menace-judge-leaf"
+"""The group the judge moves itself into, so that its own group may hold the runs' groups."""
+OWN_SCOPE: Final = ("start the judge in a group of its own: systemd-run --user --scope "
+                    "-p Delegate=yes python3 -m judge ...")
+
+
+def _words(path: Path) -> set[str]:
+    """The words of a control file, none when it cannot be read."""
+    try:
+        return set(path.read_text().split())
+    except OSError:
+        return set()
+
+
+def _enable_v2(unified: Path) -> str:
+    """Make the judge's own v2 group able to hold the runs' groups; empty, or why not.
+
+    cgroup v2 lets a group hand controllers to its children only while it holds no process
+    itself, so the judge moves into a leaf group of its own (LEAF) and then enables memory, pids
+    and, where offered, cpu below its group. That works where the group is delegated to the
+    user and holds the judge alone, as under `systemd-run --user --scope -p Delegate=yes`."""
+    if set(V2_NEEDED) <= _words(unified / "cgroup.subtree_control"):
+        return ""
+    offered = _words(unified / "cgroup.controllers")
+    if not set(V2_NEEDED) <= offered:
+        return (f"cgroup v2 does not offer the memory and pids controllers to {unified}: "
+                + OWN_SCOPE)
+    leaf = unified / LEAF
+    try:
+        leaf.mkdir(exist_ok=True)
+        _write(leaf / "cgroup.procs", str(os.getpid()))
+    except OSError:
+        return f"the judge's control group {unified} is not writable by this user: " + OWN_SCOPE
+    try:
+        _write(unified / "cgroup.subtree_control", " ".join(f"+{name}" for name in V2_NEEDED))
+    except OSError:
+        try:
+            _write(unified / "cgroup.procs", str(os.getpid()))
+        except OSError:
+            pass
+        return (f"the judge's control group {unified} holds other processes, so it cannot "
+                "hold the runs' groups: " + OWN_SCOPE)
+    if "cpu" in offered:
+        try:
+            _write(unified / "cgroup.subtree_control", "+cpu")
+        except OSError:
+            pass
+    return ""
+
+
+def _write(path: Path, text: str) -> None:
+    """Write `text` to the control file `path` (one write, as the kernel wants it)."""
+    path.write_text(text)
 
 
 STALE_SECONDS: Final = 60.0
@@ -145,7 +199,7 @@ def remove_stale(layout: Layout) -> int:
             continue
         for entry in entries:
             try:
-                if entry.name.startswith(PREFIX) and entry.is_dir() and \
+                if entry.name.startswith(PREFIX) and entry.name != LEAF and entry.is_dir() and \
                         now - entry.stat().st_mtime > STALE_SECONDS:
                     os.rmdir(entry.path)
                     removed += 1

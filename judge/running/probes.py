@@ -4,6 +4,7 @@ whether a runtime runs inside it."""
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 from typing import Final
 
@@ -61,6 +62,9 @@ def _probe_cgroups() -> tuple[Layout | None, str]:
         TreeLimits.create(layout, 1 << 30, 8, 1.0).remove()
         remove_stale(layout)
     except CgroupError as error:
+        if layout.version == 1 and os.geteuid() != 0:
+            return None, (f"{error}: on this machine (cgroup v1) control groups are made by "
+                          "root; run the judge as root for full containment")
         return None, f"{error} (not writable by this user?)"
     return layout, ""
 
