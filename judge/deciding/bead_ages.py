@@ -62,9 +62,10 @@ class Ages:
         if account is None or orbit not in account.beads:
             return
         beads, n = account.beads, len(account.beads)
-        places = [i for i, o in enumerate(beads) if o == orbit]
-        middle = [i for i in places if account.oldest <= i < n - account.newest]
-        place = (middle or places)[0]
+        try:
+            place = beads.index(orbit, account.oldest, n - account.newest)
+        except ValueError:
+            place = beads.index(orbit)
         del beads[place]
         if place < account.oldest:
             account.oldest -= 1

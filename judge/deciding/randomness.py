@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Final
 
 from reference.board import Board, Cell
@@ -118,6 +119,18 @@ def _draw_moments(drawn: Drawn, orders: tuple[Order, Order, Order], ends: tuple[
                                                                      strict=True)]
 
 
+def _places(order: Order, orbit: int) -> list[int]:
+    """The places (ascending) of the beads of `orbit` in `order`."""
+    return list(compress(range(len(order)), map(orbit.__eq__, order)))
+
+
+def _near(places: Sequence[int], n: int) -> frozenset[int]:
+    """The places among `n` at most one away from one of `places`."""
+    near = set(places)
+    near.update(map((1).__add__, places), map((-1).__add__, places))
+    return frozenset(filter(range(n).__contains__, near))
+
+
 class DrawStatistics:
     """The bead-draws statistic over a run: every draw from a box whose beads are known."""
 
@@ -142,11 +155,10 @@ class DrawStatistics:
         ids = orbit_ids(label)
         orbit = ids[min(drawn.squares)]
         n = len(beads)
-        printed = tuple(ids[s] for s in beads)
-        by_square = tuple(ids[s] for s in sorted(beads))
+        printed = tuple(map(ids.__getitem__, beads))
+        by_square = tuple(map(ids.__getitem__, sorted(beads)))
         by_age, oldest, newest = self.ages.order(label, printed)
-        now = tuple([i for i, o in enumerate(order) if o == orbit]
-                    for order in (by_square, printed, by_age))
+        now = tuple(_places(order, orbit) for order in (by_square, printed, by_age))
         chance = len(now[0]) / n
         ratios = [*count_ratios(counts_of(beads), drawn.squares),
                   *place_ratios(now[0], n), *place_ratios(now[1], n),
@@ -156,8 +168,8 @@ class DrawStatistics:
         ratios.append(1.0 if repeat is None else
                       REPEAT_SHARE * (repeat == orbit) / chance + 1 - REPEAT_SHARE)
         before = self.places_before.get(drawn.index)
-        nears = [frozenset(p + d for p in places for d in (-1, 0, 1) if 0 <= p + d < n)
-                 for places in before] if before is not None else [frozenset()] * len(ORDERS)
+        nears = [_near(places, n) for places in before] if before is not None \
+            else [frozenset()] * len(ORDERS)
         for near, places in zip(nears, now, strict=True):
             ratios.append(REPEAT_SHARE * len(near.intersection(places)) / len(near) / chance
                           + 1 - REPEAT_SHARE if near else 1.0)
