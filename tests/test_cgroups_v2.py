@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judge.running import cgroups
-from judge.running.cgroups import LEAF, PREFIX, Layout, find_layout, remove_stale
+from judge.running.cgroups import LEAF, PREFIX, Layout, find_layout, own_scope, remove_stale
 
 OWN = "/user.slice/user-1000.slice/user@1000.service/app.slice/judge.scope"
 
@@ -83,7 +83,7 @@ def test_a_group_of_root_s_says_how_to_get_one_of_ones_own(
     layout, why = find_layout()
     assert layout is None and kernel.writes == []
     assert f"the judge's control group {folder} is not writable by this user" in why
-    assert "systemd-run --user --scope -p Delegate=yes python3 -m judge" in why
+    assert own_scope() in why
 
 
 def test_a_group_shared_with_other_processes_is_left_as_it_was(
@@ -113,3 +113,13 @@ def test_the_leaf_is_never_taken_for_a_stale_run_group(tmp_path: Path) -> None:
         os.utime(folder, (0, 0))
     assert remove_stale(Layout({"": tmp_path})) == 1
     assert leaf.exists() and not stale.exists()
+
+
+@pytest.mark.parametrize(("uid", "command"), [
+    (1000, "systemd-run --user --scope -p Delegate=yes python3 -m judge"),
+    (0, "systemd-run --scope -p Delegate=yes python3 -m judge")])
+def test_the_command_named_fits_the_user(uid: int, command: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A normal user asks their own service manager for the group; root asks the system's."""
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
+    assert command in own_scope()

@@ -128,8 +128,13 @@ V2_NEEDED: Final = ("memory", "pids")
 """The cgroup v2 controllers a run's group needs; `cpu` is used where it is offered."""
 LEAF: Final = "menace-judge-leaf"
 """The group the judge moves itself into, so that its own group may hold the runs' groups."""
-OWN_SCOPE: Final = ("start the judge in a group of its own: systemd-run --user --scope "
-                    "-p Delegate=yes python3 -m judge ...")
+
+
+def own_scope() -> str:
+    """How to start the judge in a v2 group of its own, for this user."""
+    user = "" if os.geteuid() == 0 else " --user"
+    return (f"start the judge in a group of its own: systemd-run{user} --scope -p Delegate=yes "
+            "python3 -m judge ...")
 
 
 def _words(path: Path) -> set[str]:
@@ -152,13 +157,13 @@ def _enable_v2(unified: Path) -> str:
     offered = _words(unified / "cgroup.controllers")
     if not set(V2_NEEDED) <= offered:
         return (f"cgroup v2 does not offer the memory and pids controllers to {unified}: "
-                + OWN_SCOPE)
+                + own_scope())
     leaf = unified / LEAF
     try:
         leaf.mkdir(exist_ok=True)
         _write(leaf / "cgroup.procs", str(os.getpid()))
     except OSError:
-        return f"the judge's control group {unified} is not writable by this user: " + OWN_SCOPE
+        return f"the judge's control group {unified} is not writable by this user: " + own_scope()
     try:
         _write(unified / "cgroup.subtree_control", " ".join(f"+{name}" for name in V2_NEEDED))
     except OSError:
@@ -167,7 +172,7 @@ def _enable_v2(unified: Path) -> str:
         except OSError:
             pass
         return (f"the judge's control group {unified} holds other processes, so it cannot "
-                "hold the runs' groups: " + OWN_SCOPE)
+                "hold the runs' groups: " + own_scope())
     if "cpu" in offered:
         try:
             _write(unified / "cgroup.subtree_control", "+cpu")
