@@ -86,8 +86,8 @@ def for_run(decision: Decision, facts: Facts, moves: MoveFormat, refill: RefillR
     stderr = " ".join(ending.stderr_tail) if ending is not None else ""
     stall = facts.stall
     waits = stall is not None and stall.check is Check.INTERACTIVE
-    if decision.verdict is not Verdict.ACCEPTED and place.game == 1 and place.move == 1 \
-            and moves is MoveFormat.LETTERS:
+    if decision.verdict not in (Verdict.ACCEPTED, Verdict.JUDGE_ERROR) and place.game == 1 \
+            and place.move == 1 and moves is MoveFormat.LETTERS:
         digits = "int(" in stderr or "invalid literal" in stderr or "NaN" in stderr
         what = ("waited for another line after" if waits else "ended at"
                 if decision.verdict is Verdict.RUNTIME_ERROR else "went wrong at")
