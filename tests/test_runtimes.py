@@ -45,6 +45,19 @@ def judged(python: str, *arguments: str, cwd: Path, path: str | None = None
                           check=False)
 
 
+def judged_by_wrapper(under_tmp: Path, interpreter: Path
+                      ) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The canonical program judged in `under_tmp` through `menace-python`, a runtime installed
+    under /tmp that runs `interpreter`, found on the judge's PATH: the runtime and the run."""
+    runtime = under_tmp / "runtime" / "bin" / "menace-python"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text(f"#!/bin/sh\nexec {interpreter} \"$@\"\n")
+    runtime.chmod(0o755)
+    shutil.copy(CANONICAL, under_tmp / "menace.py")
+    return runtime, judged(sys.executable, "--", "menace-python", "menace.py", cwd=under_tmp,
+                           path=f"{runtime.parent}:{os.environ['PATH']}")
+
+
 def test_a_judge_in_a_virtualenv_under_tmp_accepts_a_python_answer(under_tmp: Path) -> None:
     """The judge's Python is a virtualenv under /tmp, which the sandbox's own /tmp would
     cover: the program runs the interpreter the virtualenv was made from, and is accepted."""
@@ -60,13 +73,7 @@ def test_a_judge_in_a_virtualenv_under_tmp_accepts_a_python_answer(under_tmp: Pa
 
 def test_a_runtime_on_the_judges_path_under_tmp_is_shown(under_tmp: Path) -> None:
     """A runtime found on the judge's PATH, installed under /tmp, runs inside the sandbox."""
-    runtime = under_tmp / "runtime" / "bin" / "menace-python"
-    runtime.parent.mkdir(parents=True)
-    runtime.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
-    runtime.chmod(0o755)
-    shutil.copy(CANONICAL, under_tmp / "menace.py")
-    run = judged(sys.executable, "--", "menace-python", "menace.py", cwd=under_tmp,
-                 path=f"{runtime.parent}:{os.environ['PATH']}")
+    _, run = judged_by_wrapper(under_tmp, Path(sys.executable))
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -77,13 +84,7 @@ def test_a_runtime_the_sandbox_cannot_show_is_a_judge_error(under_tmp: Path) -> 
     hidden.mkdir()
     try:
         shutil.copy(sys.executable, hidden / "python3")
-        runtime = under_tmp / "runtime" / "bin" / "menace-python"
-        runtime.parent.mkdir(parents=True)
-        runtime.write_text(f"#!/bin/sh\nexec {hidden / 'python3'} \"$@\"\n")
-        runtime.chmod(0o755)
-        shutil.copy(CANONICAL, under_tmp / "menace.py")
-        run = judged(sys.executable, "--", "menace-python", "menace.py", cwd=under_tmp,
-                     path=f"{runtime.parent}:{os.environ['PATH']}")
+        runtime, run = judged_by_wrapper(under_tmp, hidden / "python3")
     finally:
         shutil.rmtree(hidden)
     assert run.returncode == 3, run.stdout + run.stderr
