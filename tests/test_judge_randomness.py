@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from reference.board import EMPTY, Board, Cell
+from reference.board import EMPTY, Board, Cell, empty_cells
 
 from judge.deciding.bead_ages import Ages
 from judge.deciding.boxes import box_labels, square_orbit
@@ -38,16 +38,11 @@ LOWERED = 20.0
 """A lowered threshold: each alternative then crosses it in at most 1 correct run in 20."""
 
 
-def empties(label: Board) -> list[Cell]:
-    """The empty squares of a label."""
-    return [Cell(c) for c in range(9) if label[c] == EMPTY]
-
-
 def random_box(rng: random.Random) -> tuple[Board, tuple[Cell, ...]]:
     """A random box and beads, printed sorted or shuffled."""
     label = rng.choice(LABELS)
-    beads = [c for c in empties(label) for _ in range(rng.randint(0, 3))]
-    beads = beads or [rng.choice(empties(label))]
+    beads = [c for c in empty_cells(label) for _ in range(rng.randint(0, 3))]
+    beads = beads or [rng.choice(empty_cells(label))]
     if rng.random() < 0.5:
         rng.shuffle(beads)
     return label, tuple(beads)

@@ -10,7 +10,7 @@ from itertools import product
 
 import pytest
 
-from reference.board import EMPTY, Board, Cell
+from reference.board import Board, Cell, empty_cells
 from reference.symmetry import PERMUTATIONS
 
 from judge.deciding.boxes import box_labels, square_orbit
@@ -31,11 +31,6 @@ LABELS = box_labels()
 LOWERED = 20.0
 
 
-def empties(label: Board) -> list[Cell]:
-    """The empty squares of a label."""
-    return [Cell(c) for c in range(9) if label[c] == EMPTY]
-
-
 @pytest.mark.parametrize("label", [".........", "....O...X", "XO.......", "XOXO....."])
 @pytest.mark.parametrize("beads", [2, 3])
 def test_each_refill_alternative_is_a_law(label: Board, beads: int) -> None:
@@ -46,7 +41,7 @@ def test_each_refill_alternative_is_a_law(label: Board, beads: int) -> None:
         table = _table(label, beads, drawn, (low, len(groups) - 1 - drawn))
         for law in (table.spec, *table.laws):
             assert math.fsum(law) == pytest.approx(1.0) and min(law) >= 0
-    squares = empties(label)
+    squares = empty_cells(label)
     spec = _table(label, beads, 0, (0, 0))
     chances = [0.0] * len(spec.spec)
     for refill in product(squares, repeat=beads):
@@ -100,7 +95,7 @@ def refills(rng: random.Random, count: int, law: str = "spec") -> Iterator[Refil
     by a faulty law: the square just drawn favoured)."""
     for game in range(1, count + 1):
         label = rng.choice(LABELS)
-        squares = empties(label)
+        squares = empty_cells(label)
         drawn = rng.choice(squares)
         beads = [drawn if law == "favoured" and rng.random() < 0.5 else rng.choice(squares)
                  for _ in range(rng.choice((2, 3)))]
