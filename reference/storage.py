@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Final
 
 from reference.board import CELLS, Board, InvalidBoardError, validate
+from reference.files import replace_file
 
 FORMAT: Final = "menace-boxes"
 VERSION: Final = 2
@@ -81,27 +82,11 @@ def save_boxes(path: Path, player: str, counts: Mapping[Board, Sequence[int]], g
         "games": games,
         "boxes": {label: list(row) for label, row in counts.items()},
     }
-    import tempfile  # only needed when saving: keeps start-up short
-
     file = target(path)
-    mode = _mode(file)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+        replace_file(file, json.dumps(document, indent=0) + "\n", _mode(file))
     except OSError as error:
         raise BoxFileError(f"cannot save the boxes to {str(path)!r}: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(document, stream, indent=0)
-            stream.write("\n")
-            stream.flush()
-            os.fchmod(stream.fileno(), mode)
-            os.fsync(stream.fileno())
-        os.replace(temporary, file)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise BoxFileError(f"cannot save the boxes to {str(path)!r}: {error.strerror}") from None
-        raise
 
 
 class BoxesLock:

@@ -11,9 +11,9 @@ PACKAGES = ("reference", "judge")
 PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver",
                         "reference.outcome"})
 """The rules of the game, which the judge may use; never the MENACE engine."""
-SHARED = frozenset({"reference.notation", "reference.commandline"})
-"""How moves are written (SPEC section 2), and what every command line shares: the judge may
-use them too, and they use nothing but the rules of the game."""
+SHARED = frozenset({"reference.notation", "reference.commandline", "reference.files"})
+"""How moves are written (SPEC section 2), what every command line shares, and how a file is
+replaced in one step: the judge may use them too, and they use nothing but the rules of the game."""
 
 
 def module_name(path: Path) -> str:

@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Final, TextIO
 
+from reference.files import replace_file
+
 NAME_CHARACTERS: Final = 40
 """The most characters of a submission's name kept in a replay's file name."""
 STDOUT: Final = "-"
@@ -86,23 +88,10 @@ def check_output(path: Path) -> None:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write `text` to `path` in one step, replacing (not following) whatever is there."""
-    folder = path.absolute().parent
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:NAME_CHARACTERS]}.",
-                                             suffix=".tmp", dir=folder)
+        replace_file(path, text)
     except OSError as error:
         raise OutputError(f"{str(path)!r}: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise OutputError(f"{str(path)!r}: {error.strerror}") from None
-        raise
 
 
 def write_output(path: Path, text: str, stdout: TextIO) -> None:
