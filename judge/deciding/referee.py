@@ -12,7 +12,7 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.symmetry import stabiliser
 
 from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move
+from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move, in_label_frame
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
 from judge.deciding.opponents import Knowledge, Opponent
@@ -199,7 +199,7 @@ class Referee:
         board = reader.board(EMPTY_BOARD, self.place)
         failure, cell = checks.true_board_first(board, self.place)
         fail(failure)
-        self._note_draw(EMPTY_BOARD, cell, draws)
+        self._note_draw(EMPTY_BOARD, cell, draws, None)
         if self.warm_up is not None:
             self.warm_up.join()
             self.warm_up = None
@@ -218,7 +218,7 @@ class Referee:
             after = reader.board(board, self.place)
             failure, cell = checks.true_board_after_menace(board, after, self.place)
             fail(failure)
-            self._note_draw(board, cell, draws)
+            self._note_draw(board, cell, draws, move)
             board = after
         self.place = Place(game, 0)
         outcome = outcome_of(board, X)
@@ -228,8 +228,10 @@ class Referee:
         entries = reader.dump_texts(board, self.place, known)
         self._check_dump(entries, draws, outcome, board)
 
-    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
-        """Record a MENACE move and test it against the beads of the previous dump."""
+    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw],
+                   answering: Cell | None) -> None:
+        """Record a MENACE move, made after the opponent's move `answering` (None for its first),
+        and test it against the beads of the previous dump."""
         draw = draw_for_move(board, cell)
         if draw is None:
             return
@@ -245,8 +247,9 @@ class Referee:
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
         beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
+        answered = None if answering is None else in_label_frame(board, answering)
         self.deferred.queue(lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
-                                                             place.game, index, place)),
+                                                             place.game, index, place, answered)),
                             place.game)
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome,
