@@ -98,10 +98,10 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
-    from judge.manifest import read_manifest
-    from judge.options import Transport
     from judge.running.launch import start_program
     from judge.settings import Settings
+    from judge.terms.manifest import read_manifest
+    from judge.terms.options import Transport
 
     settings = Settings(seed=seed, transport=Transport(transport))
     started = start_program(read_manifest(submission), settings)

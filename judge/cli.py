@@ -32,8 +32,6 @@ from judge.invocation import (
 )
 from judge.judging import Run, judge
 from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
-from judge.manifest import Manifest, ManifestError, is_collection, is_submission
-from judge.options import SandboxPolicy
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
@@ -46,11 +44,13 @@ from judge.telling.outputs import (
     write_atomically,
     write_output,
 )
-from judge.telling.replay import ReplayError, read_replay, replay_text
 from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.telling.shrinking.case import test_body
 from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.telling.text import plural, printable
+from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
+from judge.terms.options import SandboxPolicy
+from judge.terms.replay import ReplayError, read_replay, replay_text
+from judge.terms.text import plural, printable
 
 CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
 """The exit status when whoever reads the judge's output stops reading, as a shell gives it."""

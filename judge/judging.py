@@ -12,7 +12,6 @@ from reference.board import EMPTY_BOARD
 from reference.solver import value
 
 from judge.deciding import checks
-from judge.deciding.boxes import orientations
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -25,12 +24,13 @@ from judge.deciding.randomness import Evidence
 from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
 from judge.deciding.stops import Aftermath, Stop
 from judge.deciding.verdict import Decision, Ending, Facts, Place, decide
-from judge.manifest import Manifest
 from judge.running import launch
 from judge.running.session import LeftoverError, Session
 from judge.settings import Settings
 from judge.telling.hints import for_run
-from judge.telling.replay import Replay
+from judge.terms.boxes import orientations
+from judge.terms.manifest import Manifest
+from judge.terms.replay import Replay
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2

@@ -5,16 +5,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from judge import options
 from judge.deciding.evidence import FALSE_ALARM
-from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
 from judge.running.patience import Patience
 from judge.running.sandbox import Limits
+from judge.terms import options
+from judge.terms.options import OpponentKind, SandboxPolicy, Transport, TransportSource
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How to judge: games, seed, opponent, transport and limits; every default from judge.options."""
+    """How to judge: games, seed, opponent, transport and limits; every default from judge.terms.options."""
 
     games: int = options.GAMES
     seed: int = 1

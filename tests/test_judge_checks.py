@@ -11,7 +11,6 @@ from reference.outcome import Outcome
 from reference.symmetry import canonical, map_cell
 
 from judge.deciding import checks
-from judge.deciding.boxes import Draw, box_labels, draw_for_move, square_orbit
 from judge.deciding.checks import BeadDraws
 from judge.deciding.randomness import Evidence
 from judge.deciding.verdict import (
@@ -25,9 +24,10 @@ from judge.deciding.verdict import (
     decide,
     exit_status,
 )
-from judge.options import BeadFormat, RefillRule
 from judge.reading.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.reading.formats import CANONICAL_SYMBOLS, Counts
+from judge.terms.boxes import Draw, box_labels, draw_for_move, square_orbit
+from judge.terms.options import BeadFormat, RefillRule
 
 PLACE = Place(2, 1)
 CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry

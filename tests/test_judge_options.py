@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge import options
 from judge.cli import build_parser, main, settings_from
-from judge.manifest import Manifest, ManifestError, parse_manifest
-from judge.options import (
+from judge.settings import Settings
+from judge.terms import options
+from judge.terms.manifest import Manifest, ManifestError, parse_manifest
+from judge.terms.options import (
     BeadFormat,
     OpponentKind,
     OptionError,
@@ -20,8 +21,7 @@ from judge.options import (
     TransportSource,
     parse,
 )
-from judge.settings import Settings
-from judge.telling.replay import Replay, ReplayError, parse_replay, replay_text
+from judge.terms.replay import Replay, ReplayError, parse_replay, replay_text
 
 
 def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:

@@ -19,9 +19,7 @@ import pytest
 
 from judge.deciding.verdict import Check, Verdict
 from judge.judging import Run, judge
-from judge.manifest import Manifest
 from judge.settings import Settings
-from judge.telling.replay import read_replay
 from judge.telling.report import shrunk_lines
 from judge.telling.shrinking.case import choices_source
 from judge.telling.shrinking.case import test_body as shrunk_test_body
@@ -33,6 +31,8 @@ from judge.telling.shrinking.search import (
     shrink,
     size,
 )
+from judge.terms.manifest import Manifest
+from judge.terms.replay import read_replay
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,6 @@ from reference.board import EMPTY, Board, legal_moves
 from reference.menace import Menace
 from reference.symmetry import transform
 
-from judge.deciding.boxes import needs_box
 from judge.deciding.opponents import Choices, Opponent
 from judge.deciding.verdict import Check
 from judge.invariants import result_of
@@ -33,6 +32,7 @@ from judge.strategies import (
     symmetries,
     transcripts,
 )
+from judge.terms.boxes import needs_box
 from judge.testing import (
     assert_accepted,
     check_dump,

@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-from judge import options
 from judge.deciding.evidence import FALSE_ALARM, Detector, Evidence, power
 from judge.deciding.thorough import (
     MARGIN,
@@ -18,6 +17,7 @@ from judge.deciding.thorough import (
     standing,
 )
 from judge.settings import Settings
+from judge.terms import options
 
 THRESHOLD = 2 / FALSE_ALARM
 

@@ -11,7 +11,6 @@ from reference.board import EMPTY, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
-from judge.deciding.boxes import Draw
 from judge.deciding.randomness import (
     FALSE_ALARM,
     Drawn,
@@ -23,11 +22,12 @@ from judge.deciding.randomness import (
     refill_beads,
 )
 from judge.deciding.verdict import Check, Ending, Failure, Place
-from judge.options import RefillRule
 from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
 from judge.telling.hints import EIGHT_LINES, missed_line, why_over
-from judge.telling.text import plural
+from judge.terms.boxes import Draw
+from judge.terms.options import RefillRule
+from judge.terms.text import plural
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""

@@ -12,7 +12,6 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.symmetry import stabiliser
 
 from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
 from judge.deciding.opponents import Knowledge, Opponent
@@ -20,13 +19,14 @@ from judge.deciding.randomness import Evidence
 from judge.deciding.stops import Finished, Stop
 from judge.deciding.verdict import Check, Failure, Place
 from judge.invariants import check_step
-from judge.manifest import Declarations
-from judge.options import RefillRule
 from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.reading.reader import Position, Reader, fail
 from judge.running.channel import Channel
 from judge.settings import Settings
+from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
+from judge.terms.manifest import Declarations
+from judge.terms.options import RefillRule
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from reference.board import EMPTY, Board, Cell
 from reference.symmetry import map_cell, stabiliser
 
 from judge.deciding.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
-from judge.options import RefillRule
+from judge.terms.options import RefillRule
 
 Counts = tuple[int, ...]
 """Beads of a box, as the number of beads of each square 0-8."""

@@ -12,7 +12,6 @@ from typing import Final
 from reference.board import EMPTY, Board
 
 from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, needs_box
 from judge.deciding.stops import (
     CpuTimeOver,
     Failed,
@@ -42,6 +41,7 @@ from judge.reading.record import Bookmark, Record
 from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
 from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
 from judge.telling.hints import BEAD_FORMS
+from judge.terms.boxes import BOX_COUNT, needs_box
 
 TRANSCRIPT_TAIL: Final = 16
 """Lines of the transcript kept for the report, unless the whole transcript is asked for."""

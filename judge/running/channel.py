@@ -9,8 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final, Protocol
 
-from judge.options import Transport
 from judge.running.processes import Progress
+from judge.terms.options import Transport
 
 
 class NoLine(Enum):

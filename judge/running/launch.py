@@ -8,13 +8,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.manifest import Manifest
 from judge.running import runtimes
 from judge.running.probes import check_runtime, support
 from judge.running.sandbox import Sandbox
 from judge.running.session import RUN_MARKER, Session, SpawnError
 from judge.running.workspace import working_folder
 from judge.settings import Settings
+from judge.terms.manifest import Manifest
 
 
 @dataclass(frozen=True)

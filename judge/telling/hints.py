@@ -15,7 +15,7 @@ from reference.board import EMPTY, LINES, Board, X, winner
 from reference.symmetry import SYMMETRIES, Symmetry, transform
 
 from judge.deciding.verdict import Check, Decision, Facts, Verdict
-from judge.options import MoveFormat, RefillRule
+from judge.terms.options import MoveFormat, RefillRule
 
 TRANSFORMS: Final = {
     (0, 1): "the identity",

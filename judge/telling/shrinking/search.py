@@ -33,10 +33,10 @@ from typing import Final
 from judge.deciding.opponents import Choices
 from judge.deciding.verdict import Decision, Verdict
 from judge.judging import Run, judge
-from judge.manifest import Manifest
-from judge.options import MAX_SEED, SHRINK_SECONDS
 from judge.settings import Settings
-from judge.telling.text import plural
+from judge.terms.manifest import Manifest
+from judge.terms.options import MAX_SEED, SHRINK_SECONDS
+from judge.terms.text import plural
 
 REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""
