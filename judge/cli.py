@@ -36,7 +36,6 @@ from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
-from judge.settings import Settings
 from judge.telling.outputs import (
     OutputError,
     default_replay_path,
@@ -50,6 +49,7 @@ from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
 from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
 from judge.terms.options import SandboxPolicy
 from judge.terms.replay import ReplayError, read_replay, replay_text
+from judge.terms.settings import Settings
 from judge.terms.text import plural, printable
 
 CLOSED_STDOUT: Final = 128 + signal.SIGPIPE

@@ -14,12 +14,12 @@ from reference.commandline import UsageError
 
 from judge.bare import bare_manifest
 from judge.running.workspace import named_files
-from judge.settings import Settings
 from judge.telling.outputs import OutputError, check_output, is_stdout
 from judge.terms import options
 from judge.terms.manifest import Manifest, declared, is_submission, read_manifest
 from judge.terms.options import TransportSource
 from judge.terms.replay import Replay
+from judge.terms.settings import Settings
 from judge.terms.text import printable
 
 

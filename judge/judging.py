@@ -26,11 +26,11 @@ from judge.deciding.stops import Aftermath, Stop
 from judge.deciding.verdict import Decision, Ending, Facts, Place, decide
 from judge.running import launch
 from judge.running.session import LeftoverError, Session
-from judge.settings import Settings
 from judge.telling.hints import for_run
 from judge.terms.boxes import orientations
 from judge.terms.manifest import Manifest
 from judge.terms.replay import Replay
+from judge.terms.settings import Settings
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2

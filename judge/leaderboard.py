@@ -14,9 +14,9 @@ from judge.judging import judge
 from judge.running.probes import RuntimeHidden
 from judge.running.session import SpawnError
 from judge.running.workspace import CopyError
-from judge.settings import Settings
 from judge.telling.outputs import write_output
 from judge.terms.manifest import Manifest, ManifestError, is_submission, read_manifest
+from judge.terms.settings import Settings
 from judge.terms.text import markdown_cell, printable
 
 REASON_WIDTH: Final = 60

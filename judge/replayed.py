@@ -12,9 +12,9 @@ from judge.deciding.verdict import Check, Failure, Place
 from judge.reading.formats import move_of
 from judge.running.channel import EOF, NoLine
 from judge.running.processes import ProcessReading, Progress
-from judge.settings import Settings
 from judge.terms.manifest import declarations_of
 from judge.terms.options import MoveFormat, Transport
+from judge.terms.settings import Settings
 
 
 class RecordedProgram:

@@ -31,9 +31,9 @@ from judge.invariants import check_dump, check_step
 from judge.reading.formats import move_text
 from judge.replayed import check_game
 from judge.running.workspace import named_files
-from judge.settings import Settings
 from judge.terms.manifest import declared, read_manifest
 from judge.terms.options import TRANSPORT, MoveFormat, OpponentKind, parse
+from judge.terms.settings import Settings
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
            "check_step", "transcript_of"]

@@ -16,9 +16,9 @@ from judge.deciding.verdict import Ending, decide
 from judge.judging import facts_from
 from judge.running.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.running.processes import ProcessReading, Progress
-from judge.settings import Settings
 from judge.terms.manifest import Declarations
 from judge.terms.options import RefillRule, Transport
+from judge.terms.settings import Settings
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 

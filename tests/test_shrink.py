@@ -19,7 +19,6 @@ import pytest
 
 from judge.deciding.verdict import Check, Verdict
 from judge.judging import Run, judge
-from judge.settings import Settings
 from judge.telling.report import shrunk_lines
 from judge.telling.shrinking.case import choices_source
 from judge.telling.shrinking.case import test_body as shrunk_test_body
@@ -33,6 +32,7 @@ from judge.telling.shrinking.search import (
 )
 from judge.terms.manifest import Manifest
 from judge.terms.replay import read_replay
+from judge.terms.settings import Settings
 
 pytestmark = pytest.mark.e2e
 

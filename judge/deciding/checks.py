@@ -12,7 +12,6 @@ from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
 from judge.deciding.randomness import (
-    FALSE_ALARM,
     Drawn,
     DrawStatistics,
     Evidence,
@@ -26,7 +25,7 @@ from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
 from judge.telling.hints import EIGHT_LINES, missed_line, why_over
 from judge.terms.boxes import Draw
-from judge.terms.options import RefillRule
+from judge.terms.options import FALSE_ALARM, RefillRule
 from judge.terms.text import plural
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}

@@ -23,10 +23,11 @@ from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.reading.reader import Position, Reader, fail
 from judge.running.channel import Channel
-from judge.settings import Settings
+from judge.running.patience import patience_for
 from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
 from judge.terms.manifest import Declarations
 from judge.terms.options import RefillRule
+from judge.terms.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Referee:
         self.opponent = opponent
         self.knowledge = knowledge
         self.reader = Reader(channel, Symbols.declared(declared.x, declared.o, declared.empty),
-                             patience=settings.patience(), keep_transcript=settings.keep_transcript)
+                             patience=patience_for(settings), keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
         threshold = 1 / settings.false_alarm

@@ -33,9 +33,9 @@ from typing import Final
 from judge.deciding.opponents import Choices
 from judge.deciding.verdict import Decision, Verdict
 from judge.judging import Run, judge
-from judge.settings import Settings
 from judge.terms.manifest import Manifest
 from judge.terms.options import MAX_SEED, SHRINK_SECONDS
+from judge.terms.settings import Settings
 from judge.terms.text import plural
 
 REPEATS: Final = 5
