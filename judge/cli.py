@@ -20,7 +20,6 @@ from typing import Final, TextIO
 from reference.commandline import BAD_USAGE, UsageError
 
 from judge.deciding import thorough
-from judge.deciding.verdict import Verdict, exit_status
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -51,6 +50,7 @@ from judge.terms.options import SandboxPolicy
 from judge.terms.replay import ReplayError, read_replay, replay_text
 from judge.terms.settings import Settings
 from judge.terms.text import plural, printable
+from judge.terms.verdicts import Verdict, exit_status
 
 CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
 """The exit status when whoever reads the judge's output stops reading, as a shell gives it."""

@@ -15,11 +15,11 @@ from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
-from judge.deciding.verdict import Failure, Place
 from judge.reading.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
 from judge.reading.formats import Symbols
 from judge.terms.boxes import Draw, draw_for_move
 from judge.terms.options import BeadFormat, RefillRule, parse
+from judge.terms.verdicts import Failure, Place
 
 AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
 """A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final, TextIO
 
-from judge.deciding.verdict import Decision, Verdict
+from judge.deciding.decision import Decision
 from judge.judging import judge
 from judge.running.probes import RuntimeHidden
 from judge.running.session import SpawnError
@@ -18,6 +18,7 @@ from judge.telling.outputs import write_output
 from judge.terms.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.terms.settings import Settings
 from judge.terms.text import markdown_cell, printable
+from judge.terms.verdicts import Verdict
 
 REASON_WIDTH: Final = 60
 """The most characters of a reason shown in the table; the JSON rows keep it whole."""

@@ -26,7 +26,6 @@ from reference.outcome import outcome_of
 
 from judge.bare import bare_manifest
 from judge.deciding.opponents import ChoiceOpponent, Choices, Opponent
-from judge.deciding.verdict import Failure, Place, Verdict
 from judge.invariants import check_dump, check_step
 from judge.reading.formats import move_text
 from judge.replayed import check_game
@@ -34,6 +33,7 @@ from judge.running.workspace import named_files
 from judge.terms.manifest import declared, read_manifest
 from judge.terms.options import TRANSPORT, MoveFormat, OpponentKind, parse
 from judge.terms.settings import Settings
+from judge.terms.verdicts import Failure, Place, Verdict
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
            "check_step", "transcript_of"]

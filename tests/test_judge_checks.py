@@ -12,22 +12,15 @@ from reference.symmetry import canonical, map_cell
 
 from judge.deciding import checks
 from judge.deciding.checks import BeadDraws
+from judge.deciding.decision import Facts, decide
 from judge.deciding.randomness import Evidence
-from judge.deciding.verdict import (
-    Check,
-    Ending,
-    Facts,
-    Failure,
-    Place,
-    Stall,
-    Verdict,
-    decide,
-    exit_status,
-)
 from judge.reading.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.reading.formats import CANONICAL_SYMBOLS, Counts
+from judge.running.ending import Ending
 from judge.terms.boxes import Draw, box_labels, draw_for_move, square_orbit
 from judge.terms.options import BeadFormat, RefillRule
+from judge.terms.stops import Stall
+from judge.terms.verdicts import Check, Failure, Place, Verdict, exit_status
 
 PLACE = Place(2, 1)
 CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from judge.deciding.verdict import Check, Verdict
 from judge.judging import Run, judge
 from judge.telling.report import shrunk_lines
 from judge.telling.shrinking.case import choices_source
@@ -33,6 +32,7 @@ from judge.telling.shrinking.search import (
 from judge.terms.manifest import Manifest
 from judge.terms.replay import read_replay
 from judge.terms.settings import Settings
+from judge.terms.verdicts import Check, Verdict
 
 pytestmark = pytest.mark.e2e
 

@@ -20,13 +20,14 @@ from judge.deciding.randomness import (
     counts_of,
     refill_beads,
 )
-from judge.deciding.verdict import Check, Ending, Failure, Place
 from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
+from judge.running.ending import Ending
 from judge.telling.hints import EIGHT_LINES, missed_line, why_over
 from judge.terms.boxes import Draw
 from judge.terms.options import FALSE_ALARM, RefillRule
 from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""

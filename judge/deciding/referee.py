@@ -16,18 +16,18 @@ from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
 from judge.deciding.opponents import Knowledge, Opponent
 from judge.deciding.randomness import Evidence
-from judge.deciding.stops import Finished, Stop
-from judge.deciding.verdict import Check, Failure, Place
 from judge.invariants import check_step
 from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
-from judge.reading.reader import Position, Reader, fail
+from judge.reading.reader import Position, Reader
 from judge.running.channel import Channel
 from judge.running.patience import patience_for
 from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
 from judge.terms.manifest import Declarations
 from judge.terms.options import RefillRule
 from judge.terms.settings import Settings
+from judge.terms.stops import Finished, Stop, fail
+from judge.terms.verdicts import Check, Failure, Place
 
 
 @dataclass(frozen=True)

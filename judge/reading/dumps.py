@@ -15,7 +15,6 @@ from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
 
 from judge.deciding.randomness import counts_of
-from judge.deciding.verdict import Check, Failure, Place
 from judge.reading.formats import (
     BeadError,
     Counts,
@@ -29,6 +28,7 @@ from judge.telling.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symm
 from judge.terms.boxes import BOX_COUNT, Draw, box_labels, orientations
 from judge.terms.options import BeadFormat, RefillRule
 from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 NOWHERE: Final = Place()
 """The place of a check made outside a run."""

@@ -12,17 +12,6 @@ from typing import Final
 from reference.board import EMPTY, Board
 
 from judge.deciding import checks
-from judge.deciding.stops import (
-    CpuTimeOver,
-    Failed,
-    HungAfterEnd,
-    InputClosed,
-    OutputEnded,
-    OutputOverLimit,
-    Stalled,
-    WallTimeOver,
-)
-from judge.deciding.verdict import Failure, Place, Stall
 from judge.reading.formats import (
     AmbiguousError,
     BoardAssembler,
@@ -42,6 +31,18 @@ from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
 from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
 from judge.telling.hints import BEAD_FORMS
 from judge.terms.boxes import BOX_COUNT, needs_box
+from judge.terms.stops import (
+    CpuTimeOver,
+    HungAfterEnd,
+    InputClosed,
+    OutputEnded,
+    OutputOverLimit,
+    Stall,
+    Stalled,
+    WallTimeOver,
+    fail,
+)
+from judge.terms.verdicts import Failure, Place
 
 TRANSCRIPT_TAIL: Final = 16
 """Lines of the transcript kept for the report, unless the whole transcript is asked for."""
@@ -78,12 +79,6 @@ class Position:
     logged: Bookmark
     last_log: Record
     transcript: Bookmark
-
-
-def fail(failure: Failure | None) -> None:
-    """Stop the run at a failed check, if there is one."""
-    if failure is not None:
-        raise Failed(failure)
 
 
 class Reader:

@@ -16,8 +16,8 @@ import tty
 from pathlib import Path
 from typing import Final
 
-from judge.deciding.verdict import Ending
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
     ProcessReading,

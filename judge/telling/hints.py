@@ -14,8 +14,9 @@ from typing import Final
 from reference.board import EMPTY, LINES, Board, X, winner
 from reference.symmetry import SYMMETRIES, Symmetry, transform
 
-from judge.deciding.verdict import Check, Decision, Facts, Verdict
+from judge.deciding.decision import Decision, Facts
 from judge.terms.options import MoveFormat, RefillRule
+from judge.terms.verdicts import Check, Verdict
 
 TRANSFORMS: Final = {
     (0, 1): "the identity",
