@@ -20,6 +20,7 @@ from typing import Final, TextIO
 from reference.commandline import BAD_USAGE, UsageError
 
 from judge.deciding import thorough
+from judge.deciding.judging import Run, judge
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -29,7 +30,6 @@ from judge.invocation import (
     need_hypothesis,
     settings_from,
 )
-from judge.judging import Run, judge
 from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Final, TextIO
 
 from judge.deciding.decision import Decision
-from judge.judging import judge
+from judge.deciding.judging import judge
 from judge.running.probes import RuntimeHidden
 from judge.running.session import SpawnError
 from judge.running.workspace import CopyError

@@ -147,7 +147,7 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     `games` is a number of games against `opponent`, or O's choices per game; `declarations`
     are a manifest's (`moves`, `beads`, `refill`, `seed_args`...) for a bare command or file.
     """
-    from judge.judging import judge
+    from judge.deciding.judging import judge
     from judge.telling.report import report_lines
 
     if isinstance(command, Path):

@@ -11,9 +11,9 @@ import pytest
 from reference.notation import parse_move
 
 from judge.deciding.decision import decide
+from judge.deciding.judging import facts_from
 from judge.deciding.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
 from judge.deciding.referee import Played, Referee
-from judge.judging import facts_from
 from judge.running.channel import EOF, TIMEOUT, Channel, NoLine
 from judge.running.ending import Ending
 from judge.running.processes import ProcessReading, Progress

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.judging import Run, judge
+from judge.deciding.judging import Run, judge
 from judge.telling.report import shrunk_lines
 from judge.telling.shrinking.case import choices_source
 from judge.telling.shrinking.case import test_body as shrunk_test_body

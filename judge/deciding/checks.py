@@ -11,6 +11,7 @@ from reference.board import EMPTY, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
+from judge.deciding.phrases import EIGHT_LINES, missed_line, why_over
 from judge.deciding.randomness import (
     Drawn,
     DrawStatistics,
@@ -23,7 +24,6 @@ from judge.deciding.randomness import (
 from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
 from judge.running.ending import Ending
-from judge.telling.hints import EIGHT_LINES, missed_line, why_over
 from judge.terms.boxes import Draw
 from judge.terms.options import FALSE_ALARM, RefillRule
 from judge.terms.text import plural

@@ -79,7 +79,7 @@ class Decision:
     got: str = ""
     evidence: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
-    """The likely fixes, shown after the facts (judge/telling/hints.py adds those of the whole run)."""
+    """The likely fixes, shown after the facts (judge/deciding/hints.py adds those of the whole run)."""
 
     def line(self) -> str:
         """The verdict as printed on the report's last line."""

@@ -14,6 +14,7 @@ from reference.board import EMPTY, Board, Cell, O, X, winner
 from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
 
+from judge.deciding.phrases import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.deciding.randomness import counts_of
 from judge.reading.formats import (
     BeadError,
@@ -24,7 +25,6 @@ from judge.reading.formats import (
     guess_numbering,
     read_box_line,
 )
-from judge.telling.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.terms.boxes import BOX_COUNT, Draw, box_labels, orientations
 from judge.terms.options import BeadFormat, RefillRule
 from judge.terms.text import plural

@@ -12,6 +12,7 @@ from typing import Final
 from reference.board import EMPTY, Board
 
 from judge.deciding import checks
+from judge.deciding.phrases import BEAD_FORMS
 from judge.reading.formats import (
     AmbiguousError,
     BoardAssembler,
@@ -29,7 +30,6 @@ from judge.reading.formats import (
 from judge.reading.record import Bookmark, Record
 from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
 from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
-from judge.telling.hints import BEAD_FORMS
 from judge.terms.boxes import BOX_COUNT, needs_box
 from judge.terms.stops import (
     CpuTimeOver,

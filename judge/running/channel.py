@@ -34,7 +34,7 @@ class Channel(Protocol):
     limit, take the lines already there, look at what the program is doing, wait for its end.
 
     Starting and ending the program are not the referee's: judge/running/launch.py starts it and
-    judge/judging.py ends it, through the live `judge.running.session.Session`."""
+    judge/deciding/judging.py ends it, through the live `judge.running.session.Session`."""
 
     @property
     def transport(self) -> Transport:

@@ -11,8 +11,8 @@ from typing import Any
 from reference.board import Cell
 
 from judge.deciding.checks import DRAW_LAW, REFILL_LAW
+from judge.deciding.judging import Run
 from judge.deciding.randomness import Evidence
-from judge.judging import Run
 from judge.reading.formats import Symbols, move_text
 from judge.running.ending import Ending
 from judge.telling.shrinking.case import describe_game, game_moves, test_body

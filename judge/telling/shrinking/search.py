@@ -31,8 +31,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from judge.deciding.decision import Decision
+from judge.deciding.judging import Run, judge
 from judge.deciding.opponents import Choices
-from judge.judging import Run, judge
 from judge.terms.manifest import Manifest
 from judge.terms.options import MAX_SEED, SHRINK_SECONDS
 from judge.terms.settings import Settings

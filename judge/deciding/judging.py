@@ -13,6 +13,7 @@ from reference.solver import value
 
 from judge.deciding import checks
 from judge.deciding.decision import Decision, Facts, decide, with_stop
+from judge.deciding.hints import for_run
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -26,7 +27,6 @@ from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
 from judge.running import launch
 from judge.running.ending import Ending
 from judge.running.session import LeftoverError, Session
-from judge.telling.hints import for_run
 from judge.terms.boxes import orientations
 from judge.terms.manifest import Manifest
 from judge.terms.replay import Replay
