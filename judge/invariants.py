@@ -1,7 +1,7 @@
 """The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
 
 These are the functions the judge decides with: the referee reads every dump through
-`judge.reading.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
+`judge.deciding.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
 `check_step` (`judge.replayed.check_game` runs the referee itself over a transcript). Each
 check returns a `Failure` that says what is wrong, or None.
 """
@@ -15,7 +15,7 @@ from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
-from judge.reading.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
+from judge.deciding.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
 from judge.reading.formats import Symbols
 from judge.terms.boxes import Draw, draw_for_move
 from judge.terms.options import BeadFormat, RefillRule, parse

@@ -13,8 +13,8 @@ from reference.symmetry import canonical, map_cell
 from judge.deciding import checks
 from judge.deciding.checks import BeadDraws
 from judge.deciding.decision import Facts, decide
+from judge.deciding.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.deciding.randomness import Evidence
-from judge.reading.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.reading.formats import CANONICAL_SYMBOLS, Counts
 from judge.running.ending import Ending
 from judge.terms.boxes import Draw, box_labels, draw_for_move, square_orbit

@@ -11,6 +11,7 @@ from reference.board import EMPTY, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
+from judge.deciding.dumps import PAST, Boxes, BoxReading
 from judge.deciding.phrases import EIGHT_LINES, missed_line, why_over
 from judge.deciding.randomness import (
     Drawn,
@@ -21,7 +22,6 @@ from judge.deciding.randomness import (
     counts_of,
     refill_beads,
 )
-from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
 from judge.running.ending import Ending
 from judge.terms.boxes import Draw

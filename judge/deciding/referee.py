@@ -14,10 +14,10 @@ from reference.symmetry import stabiliser
 from judge.deciding import checks
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
+from judge.deciding.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.deciding.opponents import Knowledge, Opponent
 from judge.deciding.randomness import Evidence
 from judge.invariants import check_step
-from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.reading.reader import Position, Reader
 from judge.running.channel import Channel
