@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from judge.deciding import checks
 from judge.running.ending import Ending
 from judge.terms.stops import (
     CpuTimeOver,
@@ -182,7 +183,7 @@ def decide(facts: Facts) -> Decision:
                         f"not {could_not}", facts.place)
     if facts.stall is not None:
         stall = facts.stall
-        return Decision(Verdict.IDLE, stall.check,
+        return Decision(Verdict.IDLE, checks.interactive(stall.waiting_for_input),
                         f"it printed nothing for {stall.waited:.1f} s, using {stall.cpu_seconds:.1f}"
                         f" s of CPU: {stall.reading}",
                         stall.place)

@@ -23,7 +23,7 @@ def for_run(decision: Decision, facts: Facts, moves: MoveFormat, refill: RefillR
     place = decision.place
     stderr = " ".join(ending.stderr_tail) if ending is not None else ""
     stall = facts.stall
-    waits = stall is not None and stall.check is Check.INTERACTIVE
+    waits = stall is not None and stall.waiting_for_input
     if decision.verdict not in (Verdict.ACCEPTED, Verdict.JUDGE_ERROR) and place.game == 1 \
             and place.move == 1 and moves is MoveFormat.LETTERS:
         digits = "int(" in stderr or "invalid literal" in stderr or "NaN" in stderr
@@ -34,7 +34,7 @@ def for_run(decision: Decision, facts: Facts, moves: MoveFormat, refill: RefillR
                       "(SPEC section 2); if it reads moves in another form, ")
                      + 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8) '
                        "(SPEC section 8)")
-    if decision.verdict is Verdict.IDLE and stall is not None and stall.check is None \
+    if decision.verdict is Verdict.IDLE and stall is not None and not stall.waiting_for_input \
             and stall.cpu_seconds >= idle_seconds * 0.5:
         hints.append(f"it was busy for {stall.cpu_seconds:.1f} s of CPU without printing: if "
                      "it is only slow to start or to think, allow it more with --idle-limit "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from judge.terms.verdicts import Check, Failure, Place
+from judge.terms.verdicts import Failure, Place
 
 
 class Aftermath(Enum):
@@ -43,8 +43,8 @@ class Stall:
     waited: float
     reading: str
     """The judge's best reading of why, e.g. waiting for input."""
-    check: Check | None = None
-    """`interactive` when it was waiting for input before printing its move."""
+    waiting_for_input: bool = False
+    """True when it was blocked reading its input (check 4 then says it did not show its move)."""
     cpu_seconds: float = 0.0
     """CPU time the program used during the silence."""
 
