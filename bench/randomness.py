@@ -115,7 +115,7 @@ def judged_thoroughly(one_bead: bool, printing: Printing, seed: int, opponent: O
     run = partial(simulate, Fault.NONE, 0.0, one_bead=one_bead, printing=printing,
                   opponent=opponent, threshold=THOROUGH_RUNS / FALSE_ALARM, measure_power=True)
     outcome = run(FIRST_GAMES, seed)
-    second = plan([("bead-draws", outcome.draw_test), ("refills", outcome.refill_test)],
+    second = plan([("bead-draws", outcome.bead_draws), ("refills", outcome.refill_beads)],
                   FIRST_GAMES, FIRST_GAMES * game_ms / 1000, budget)
     if second.games is None:
         return 0, outcome
@@ -132,7 +132,7 @@ def thorough_games(case: Case, options: argparse.Namespace) -> str:
     for seed in range(options.thorough_runs):
         played, outcome = judged_thoroughly(case.one_bead, case.printing, seed, options.opponent,
                                             options.game_ms, options.thorough_time)
-        test = outcome.refill_test if case.fault in REFILL_FAULTS else outcome.draw_test
+        test = outcome.refill_beads if case.fault in REFILL_FAULTS else outcome.bead_draws
         found = test.powers()[test.names.index(case.alternative)]
         assert found is not None
         powers.append(found)

@@ -24,7 +24,7 @@ from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
 from judge.running.patience import patience_for
 from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
-from judge.terms.manifest import Declarations
+from judge.terms.manifest import Dialect
 from judge.terms.options import RefillRule
 from judge.terms.settings import Settings
 from judge.terms.stops import Failed, Finished, Stalled, Stop, fail
@@ -65,8 +65,8 @@ class Played:
     moves: tuple[tuple[int, ...], ...]
     """O's moves sent, game by game."""
     coverage: Coverage
-    draw_test: Evidence
-    refill_test: Evidence
+    bead_draws: Evidence
+    refill_beads: Evidence
     labelled: bool
     """True when the dumps label their boxes (else some checks cannot be made)."""
     transcript: tuple[str, ...]
@@ -85,23 +85,23 @@ UNLABELLED_GAPS: Final = (
 class Referee:
     """Drives one session: sends N and O's moves, and checks every board and dump read back."""
 
-    def __init__(self, channel: Channel, declared: Declarations, settings: Settings,
+    def __init__(self, channel: Channel, dialect: Dialect, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
                  warm_up: threading.Thread | None = None) -> None:
         self.warm_up = warm_up
         """Builds shared tables in the background; joined before they are first used."""
         self.channel = channel
-        self.declared = declared
+        self.dialect = dialect
         self.settings = settings
         self.opponent = opponent
         self.knowledge = knowledge
-        self.reader = Reader(channel, Symbols.declared(declared.x, declared.o, declared.empty),
+        self.reader = Reader(channel, Symbols.declared(dialect.x, dialect.o, dialect.empty),
                              patience=patience_for(settings), keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
         threshold = 1 / settings.false_alarm
         self.bead_draws = BeadDraws(threshold, settings.measure_power)
-        self.refill_test = Refills(settings.seed, threshold, settings.measure_power)
+        self.refill_beads = Refills(settings.seed, threshold, settings.measure_power)
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
         self.results: list[Outcome] = []
@@ -131,7 +131,7 @@ class Referee:
             fault = f"the judge failed: {type(error).__name__}: {error}"
         return Played(stop, fault, self.place, self.games_played,
                       tuple(tuple(game) for game in self.moves_sent), self.coverage(),
-                      self.bead_draws.result(), self.refill_test.result(), self.labelled,
+                      self.bead_draws.result(), self.refill_beads.result(), self.labelled,
                       self.reader.transcript.lines(), self.reader.game_log.lines())
 
     def _play_all(self) -> None:
@@ -209,7 +209,7 @@ class Referee:
             move = self.opponent.move(board)
             sent.append(move)
             self.place = Place(game, len(sent))
-            self.channel_send(move_text(move, self.declared.moves))
+            self.channel_send(move_text(move, self.dialect.moves))
             self._make_while_waiting()
             after = self._board(board)
             fail(checks.true_board_after_opponent(board, move, after, self.place))
@@ -275,7 +275,7 @@ class Referee:
         if previous is None or previous.boxes is None:
             return
         counts = previous.boxes[draw.label]
-        if sum(counts) == (1 if self.declared.refill is RefillRule.ON_EMPTY else 0):
+        if sum(counts) == (1 if self.dialect.refill is RefillRule.ON_EMPTY else 0):
             self.refills += 1
             self.knowledge.refills += 1
         if len(stabiliser(draw.label)) > 1:
@@ -290,8 +290,8 @@ class Referee:
         """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
         move is sent."""
         if self.box_reader is None:
-            self.box_reader = box_reader(texts, self.reader.symbols, self.declared.numbering,
-                                         self.declared.refill)
+            self.box_reader = box_reader(texts, self.reader.symbols, self.dialect.numbering,
+                                         self.dialect.refill)
         previous = self.last_dump
         failure, dump = read_dump(texts, self.box_reader, self.place, previous)
         self.deferred.fall_due(self._mark)
@@ -319,7 +319,7 @@ class Referee:
         else:
             assert self.box_reader is not None
             fail(checks.with_ending(checks.learning(previous, dump, draws, outcome,
-                                                    self.declared.refill, place,
+                                                    self.dialect.refill, place,
                                                     self.box_reader), outcome, board))
             if dump.boxes is not None and previous.boxes is not None:
                 self._note_refills(previous, dump, draws, outcome, place)
@@ -330,11 +330,11 @@ class Referee:
                       outcome: Outcome, place: Place) -> None:
         """Test the beads of each refill the two dumps show (check 6, statistical)."""
         for draw in draws:
-            beads = self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
-                                         draw.squares, outcome, self.declared.refill, place.game)
+            beads = self.refill_beads.add(previous.readings[draw.label], dump.readings[draw.label],
+                                         draw.squares, outcome, self.dialect.refill, place.game)
             if beads is not None:
                 self.bead_draws.refilled(draw.label, beads)
-        fail(checks.refill_beads_check(self.refill_test.result(), place))
+        fail(checks.refill_beads_check(self.refill_beads.result(), place))
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""

@@ -91,9 +91,9 @@ class Instead(Exception):
 class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
-    def __init__(self, session: Channel, symbols: Symbols, *, patience: Patience,
+    def __init__(self, channel: Channel, symbols: Symbols, *, patience: Patience,
                  keep_transcript: bool) -> None:
-        self.session = session
+        self.channel = channel
         self.symbols = symbols
         self.patience = patience
         self.next_cpu_look = time.monotonic() + LOOK_EVERY
@@ -135,7 +135,7 @@ class Reader:
         """Send a line to the program and note it in the transcript."""
         self.transcript.append("> " + text)
         self.game_log.append("> " + text)
-        if not self.session.send_line(text):
+        if not self.channel.send_line(text):
             self.transcript.append("  (the program no longer reads its input)")
             raise InputClosed()
 
@@ -153,7 +153,7 @@ class Reader:
         if self.ahead:
             text, noted = self.ahead.popleft()
             return self._received(text, noted=noted)
-        got = self.patience.wait(self.session)
+        got = self.patience.wait(self.channel)
         if isinstance(got, str):
             self._check_cpu()
             return self._received(got)
@@ -165,7 +165,7 @@ class Reader:
         self._stopped_by(got)
         reading = got.last.reading if got.last else None
         waiting = reading is not None and reading.reading_stdin
-        described = reading.describe(self.session.transport) if reading else "it printed nothing"
+        described = reading.describe(self.channel.transport) if reading else "it printed nothing"
         raise Stalled(Stall(place, got.waited, described, waiting, got.cpu_seconds))
 
     def _check_cpu(self) -> None:
@@ -175,7 +175,7 @@ class Reader:
         if now < self.next_cpu_look:
             return
         self.next_cpu_look = now + LOOK_EVERY
-        if self.patience.over_cpu(self.session.progress()):
+        if self.patience.over_cpu(self.channel.progress()):
             raise CpuTimeOver()
 
     def content_line(self, place: Place) -> str:
@@ -194,7 +194,7 @@ class Reader:
             if not noted:
                 self.transcript.append("< " + text)
             return text
-        got = self.patience.wait(self.session, idle_seconds=grace)
+        got = self.patience.wait(self.channel, idle_seconds=grace)
         if got is OUTPUT_LIMIT:
             raise OutputOverLimit()
         if got is EOF:
@@ -208,7 +208,7 @@ class Reader:
 
     def end(self, grace: float) -> None:
         """Wait for the program to end once its output has; HungAfterEnd when it does not."""
-        silence = self.patience.wait_exit(self.session, grace)
+        silence = self.patience.wait_exit(self.channel, grace)
         if silence is not None:
             self._stopped_by(silence)
             raise HungAfterEnd()
@@ -288,7 +288,7 @@ class Reader:
             raise Instead(first)
         texts = [first]
         while len(texts) < BOX_COUNT:
-            chunk = self.session.read_ready(BOX_COUNT - len(texts))
+            chunk = self.channel.read_ready(BOX_COUNT - len(texts))
             noted = not chunk
             if noted:
                 try:
