@@ -16,9 +16,8 @@ import tty
 from pathlib import Path
 from typing import Final
 
-from judge.deciding.verdict import Ending
-from judge.options import Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
     ProcessReading,
@@ -31,6 +30,7 @@ from judge.running.processes import (
     states,
 )
 from judge.running.sandbox import Sandbox
+from judge.terms.options import Transport
 
 CHUNK: Final = 1 << 16
 STDERR_PIPE_BYTES: Final = 1 << 20
@@ -111,16 +111,6 @@ class Session:
             os.set_blocking(fd, False)
         marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
         return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox, marker)
-
-    @property
-    def input_fd(self) -> int:
-        """The descriptor the program's input is written to."""
-        return self._stdin
-
-    @property
-    def output_fd(self) -> int:
-        """The descriptor the program's output is read from."""
-        return self._stdout
 
     # -- talking -------------------------------------------------------------------------
 
