@@ -350,9 +350,10 @@ class Match:
                 count = counts[square] + change
                 if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
                     counts[square] = count  # the same entries
-                elif top[BLOCK] == 1 and change > changes[CUT_SHORT] and len(entries) + change <= ENTRIES:
-                    counts[square] = top[square] = count  # an entry a bead: those put in at the
-                    del entries[change:]  # draw go, which are the last of the box's entries
+                elif (top[BLOCK] == 1 and 0 > change > changes[CUT_SHORT]
+                      and len(entries) + change <= ENTRIES):
+                    counts[square] = top[square] = count  # an entry a bead: some of those put in
+                    del entries[change:]  # at the draw go, which are the last of the box's entries
                 else:
                     box.add(square, change)
             position = before[position]

@@ -40,6 +40,7 @@ RULES = {
                                       empty_box=EmptyBox.RANDOM),
     "frozen (evaluation)": frozen_rules(CHALLENGE),
     "two beads back": Rules(win=3, draw=1, refill_beads=1),
+    "a draw worth more than a win": Rules(win=0, draw=3, loss=-1),
     "boxes of blocks": Rules(initial_beads=(1000, 999, 250, 2), win=1000, draw=3, loss=-1,
                              empty_box=EmptyBox.RESIGN),
 }
@@ -112,6 +113,7 @@ def test_the_loop_plays_the_games_of_the_plain_rules(
 @pytest.mark.parametrize(("rules", "player", "opponent"), [
     ("michie", X, "menace"), ("michie", O, "perfect"), ("random from an empty box", O, "menace"),
     ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"), ("boxes of blocks", O, "menace"),
+    ("a draw worth more than a win", X, "legal moves"),
 ])
 def test_long_runs_with_resignations_refills_and_empty_boxes_play_the_same(
     rules: str, player: str, opponent: str,
