@@ -31,7 +31,7 @@ from functools import cache
 from itertools import cycle, islice, repeat
 from typing import Final, NamedTuple, Protocol, cast, runtime_checkable
 
-from reference.beads import BLOCK, ENTRIES, LAST, Box
+from reference.beads import BLOCK, ENTRIES, LAST, Box, remove_last
 from reference.board import EMPTY, O, X
 from reference.draws import Draws
 from reference.outcome import Outcome
@@ -345,15 +345,18 @@ class Match:
         while position >= 0:
             box, changes, counts, top, entries = settle_at[position]
             change = changes[result]
-            if change:  # Box.add, its two common cases inline
+            if change:  # Box.add, its common cases inline
                 square = drawn[position]
                 count = counts[square] + change
                 if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
                     counts[square] = count  # the same entries
-                elif (top[BLOCK] == 1 and 0 > change > changes[CUT_SHORT]
-                      and len(entries) + change <= ENTRIES):
-                    counts[square] = top[square] = count  # an entry a bead: some of those put in
-                    del entries[change:]  # at the draw go, which are the last of the box's entries
+                elif top[BLOCK] == 1 and change < 0 and len(entries) + change <= ENTRIES:
+                    counts[square] = top[square] = count  # an entry a bead: the square's last go
+                    if change > changes[CUT_SHORT]:  # some of those put in at the draw, which
+                        del entries[change:]  # are the last of the box's entries
+                    else:  # all of them, then the drawn bead's own
+                        del entries[len(entries) + change + 1:]
+                        remove_last(entries, square)
                 else:
                     box.add(square, change)
             position = before[position]
