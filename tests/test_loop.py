@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import random
+import weakref
 from collections.abc import Sequence
 
 import pytest
@@ -149,6 +151,21 @@ def test_empty_boxes_met_by_the_learner_are_counted_game_by_game() -> None:
     played = play_games([Match(menace, legal_successors())], 7, menace.draws)
     assert played.empty_boxes == bytes([1] * 7) and set(played.results) == {Result.O_WINS}
     assert played.last_position == 0
+
+
+def test_a_match_and_its_plan_go_with_their_learner_without_the_garbage_collector() -> None:
+    menace = Menace(MICHIE, rng=random.Random(1))
+    match = Match(menace, legal_successors())
+    play_games([match], 20, menace.draws)
+    gone = weakref.ref(match)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del match
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def test_a_menace_opponent_must_play_the_other_mark() -> None:
