@@ -131,10 +131,13 @@ result changes there, and the box's counts, tops and entries."""
 
 
 class _Hand:
-    """A MENACE's side of a match: its rules, its boxes by position and what each result changes."""
+    """A MENACE's side of a match: its player, rules and live boxes, and what each result changes.
+    It does not hold the MENACE, which may hold the match (`match_of`): no cycle."""
 
     def __init__(self, menace: Learner, learner: bool) -> None:
-        self.menace = menace
+        self.player = menace.player
+        self.boxes = menace.live_boxes
+        """The MENACE's boxes, in box order: the list itself, which the MENACE only changes in place."""
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
         rules = menace.rules
@@ -301,19 +304,19 @@ class Match:
         second = _Hand(opponent, False) if isinstance(opponent, Learner) else None
         self.hands = (first,) if second is None else (first, second)
         self.opponent = opponent
-        players = tuple(hand.menace.player for hand in self.hands)
+        players = tuple(hand.player for hand in self.hands)
         self.players = players
         """The marks of the MENACEs, the learner's first."""
         self.steps = _steps(players)
         """For each position, the step for arriving there."""
         self._drawn_from: list[list[Box]] = [
-            list(map(hand.menace.live_boxes.__getitem__, _draw_rows(hand.menace.player)[1]))
+            list(map(hand.boxes.__getitem__, _draw_rows(hand.player)[1]))
             for hand in self.hands]
         """For each hand, the box of each position where it draws, in `_draw_rows` order."""
         by_box: list[Settle] = []
         hand_by_box: list[_Hand | None] = []
         for hand in self.hands:
-            boxes = hand.menace.live_boxes
+            boxes = hand.boxes
             by_box += zip(boxes, repeat(hand.change), map(attrgetter("counts"), boxes),
                           map(attrgetter("top"), boxes), map(attrgetter("entries"), boxes))
             hand_by_box += [hand] * len(boxes)
@@ -358,7 +361,7 @@ class Match:
             arrivals[p] = map(_Asker(person, self.steps).step, repeat(p))
         by_draw: list[Draw] = []
         for hand, boxes in zip(self.hands, self._drawn_from, strict=True):
-            afters = map(call, _afters(hand.menace.player), repeat(arrivals))
+            afters = map(call, _afters(hand.player), repeat(arrivals))
             by_draw += zip(map(attrgetter("entries"), boxes), map(attrgetter("counts"), boxes),
                            map(attrgetter("top"), boxes), repeat(hand.at_once), afters,
                            boxes)  # an illegal square's step: never taken

@@ -153,16 +153,17 @@ def test_empty_boxes_met_by_the_learner_are_counted_game_by_game() -> None:
     assert played.last_position == 0
 
 
-def test_a_match_and_its_plan_go_with_their_learner_without_the_garbage_collector() -> None:
+def test_a_learner_its_matches_and_their_plans_go_without_the_garbage_collector() -> None:
     menace = Menace(MICHIE, rng=random.Random(1))
     match = Match(menace, legal_successors())
     play_games([match], 20, menace.draws)
-    gone = weakref.ref(match)
+    menace.train(perfect_opponent(), 20)  # a match kept on the learner (match_of)
+    gone = weakref.ref(match), weakref.ref(menace)
     enabled = gc.isenabled()
     gc.disable()
     try:
-        del match
-        assert gone() is None
+        del match, menace
+        assert [ref() for ref in gone] == [None, None]
     finally:
         if enabled:
             gc.enable()
