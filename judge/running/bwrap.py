@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from judge.running.runtimes import SYSTEM_ROOTS, View
+from judge.running.runtimes import NOT_INSTALLED, SYSTEM_ROOTS, View
 
 ETC_FILES: Final = ("ld.so.cache", "alternatives")
 """What of /etc the runtimes need (the dynamic linker's cache, Debian's links to commands);
@@ -38,9 +38,25 @@ def read_only(path: Path) -> list[str]:
     return [*parents, "--ro-bind", str(path), str(path)]
 
 
-def hidden(path: Path) -> list[str]:
-    """Arguments that cover the folder `path` with an empty, read-only one."""
-    return ["--perms", "0555", "--tmpfs", str(path), "--remount-ro", str(path)]
+def data(content: bytes, keep: list[int]) -> str:
+    """A descriptor that reads `content` (appended to `keep`), for bwrap to copy from."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, content)
+    os.close(write_end)
+    keep.append(read_end)
+    return str(read_end)
+
+
+def hidden(path: Path, keep: list[int], module: bytes | None = None) -> list[str]:
+    """Arguments that cover the file `path` with an empty, read-only one, or the folder `path`
+    with an empty, read-only one, which holds only an `__init__.py` of `module` if given;
+    the descriptors they read from are appended to `keep`."""
+    if not path.is_dir():
+        return ["--perms", "0444", "--ro-bind-data", data(b"", keep), str(path)]
+    args = ["--perms", "0555", "--tmpfs", str(path)]
+    if module is not None:
+        args += ["--perms", "0444", "--file", data(module, keep), str(path / "__init__.py")]
+    return [*args, "--remount-ro", str(path)]
 
 
 @functools.cache
@@ -59,16 +75,20 @@ def system_view() -> tuple[str, ...]:
     return tuple(args)
 
 
-def runtimes_view(view: View) -> list[str]:
-    """Arguments that show the runtimes' folders and hide the judge's packages within them.
+def runtimes_view(view: View, keep: list[int]) -> list[str]:
+    """Arguments that show the runtimes' folders and cover the judge's own code within them;
+    the descriptors they read from are appended to `keep`.
 
     They come after the tmpfs of /tmp, so that a runtime installed under /tmp shows."""
     args: list[str] = []
     for root in view.shown:
         args += read_only(root)
     for path in view.hidden:
-        if path.is_dir():
-            args += hidden(path)
+        if os.path.lexists(path):
+            args += hidden(path, keep)
+    for package in view.packages:
+        if package.is_dir():
+            args += hidden(package, keep, NOT_INSTALLED)
     return args
 
 
