@@ -350,6 +350,26 @@ def test_the_program_sees_the_judges_packages_read_only_but_not_the_judge(tmp_pa
 
 
 @needs_full
+def test_of_etc_the_program_sees_the_runtimes_configuration_only(tmp_path: Path) -> None:
+    """/etc holds exactly the entries the runtimes read as their configuration (PHP's php.ini
+    among them where PHP is installed), and none of them can be written."""
+    done, _ = contained("""
+        import os
+        print(sorted(os.listdir("/etc")))
+        for path in ("/etc/menace-planted", "/etc/php/menace-planted"):
+            try:
+                open(path, "w")
+                print("written", path)
+            except OSError:
+                pass
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    names = sorted(path.name for path in runtimes.configuration())
+    assert done.stdout.decode().splitlines() == [str(names)]
+    assert ("php" in names) == Path("/etc/php").is_dir()
+
+
+@needs_full
 def test_the_warden_is_out_of_the_programs_reach(tmp_path: Path) -> None:
     """Neither pidfd_getfd nor /proc gives the program a descriptor of bwrap's init or of the
     warden, though it runs as the warden's user."""

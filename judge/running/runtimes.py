@@ -1,8 +1,9 @@
 """The runtimes a contained program runs: where each is installed, what of it the sandbox shows.
 
 A runtime is the program a command starts by name (`python3`, `ruby`, `node`, ...). Under
-namespaces the program sees the system (/usr and its links) and, read-only, the folder each
-runtime is installed in when that lies elsewhere (a pyenv, conda or virtualenv Python, a node under the user's home,
+namespaces the program sees the system (/usr and its links, and the entries of /etc that the
+runtimes read as their configuration) and, read-only, the folder each runtime is installed in
+when that lies elsewhere (a pyenv, conda or virtualenv Python, a node under the user's home,
 anything under /tmp). `python3` is the judge's own Python, a virtualenv's included, with the
 packages installed for it, as `python3` is on the golfer's machine where that virtualenv is
 active. Only the judge's own code stays out of reach: its project folder, and what its
@@ -27,6 +28,20 @@ import judge
 
 SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
 """Top-level folders of the system, shown read-only to every contained program."""
+SYSTEM_CONFIGURATION: Final = {
+    "ld.so.cache": "the dynamic linker's cache: every runtime",
+    "alternatives": "Debian's links to commands: php, node, ...",
+    "localtime": "the time zone: PHP, Ruby, Python and Lua read it at start",
+    "php": "PHP's php.ini and conf.d: Debian's sends warnings to stderr, not stdout",
+    "perl": "the first folder of Debian Perl's @INC: modules, Net/libnet.cfg",
+    "python3.*": "Debian's Python's sitecustomize.py, linked from /usr/lib/python3.X",
+}
+"""The entries of /etc (patterns) a runtime reads as its configuration, each with who reads it:
+shown read-only, so that a runtime behaves as on the golfer's machine; the rest of /etc stays
+invisible. Each entry costs start-up time, so only what changes a contained program's behaviour
+is here (by strace of each runtime): Ruby, Lua, gcc and the programs it builds read nothing else;
+node reads /etc/ssl/openssl.cnf, which with Debian's offers the same hashes and ciphers as
+without it, and TLS needs the network a contained program lacks."""
 PYTHON_NAMES: Final = ("python", "python3")
 """Command names that mean the judge's own Python."""
 SEARCH_PATH: Final = "/usr/local/bin:/usr/bin:/bin"
@@ -90,6 +105,14 @@ def install_root(program: str) -> Path | None:
         if not _too_wide(root):
             return root
     return real
+
+
+@functools.cache
+def configuration() -> tuple[Path, ...]:
+    """The entries of /etc this machine has of SYSTEM_CONFIGURATION, found once."""
+    etc = Path("/etc")
+    return tuple(sorted({path for pattern in SYSTEM_CONFIGURATION
+                         for path in etc.glob(pattern)}))
 
 
 @dataclass(frozen=True)

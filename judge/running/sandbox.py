@@ -23,8 +23,8 @@ Theory of operation. Under `full`, a run is these processes:
    the program's status (128 + N for signal N). The judge reads the count strictly: anything
    else is a judge error. The program runs as the same user, so it can SIGKILL or SIGSTOP
    its warden: that only ends or stalls its own run;
-5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, two
-   files of /etc, the folder of each runtime installed elsewhere, the judge's
+5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, the
+   runtimes' configuration in /etc, the folder of each runtime installed elsewhere, the judge's
    Python with its packages, the judge's own code covered) where only its working folder, a
    copy of its files, and /tmp can be written, both on size-capped tmpfs, gone with the mount
    namespace. Its arguments are data, never mounts.
