@@ -40,12 +40,11 @@ from pathlib import Path
 
 from reference.board import Board, Cell
 
-from judge.deciding.evidence import FALSE_ALARM
 from judge.deciding.randomness import Drawn
 from judge.deciding.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
 from judge.deciding.thorough import RUNS as THOROUGH_RUNS
 from judge.deciding.thorough import plan
-from judge.options import OpponentKind
+from judge.terms.options import FALSE_ALARM, OpponentKind
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FIRST_GAMES = 200

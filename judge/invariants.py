@@ -1,25 +1,25 @@
 """The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
 
 These are the functions the judge decides with: the referee reads every dump through
-`judge.reading.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
-`check_step` (`judge.replayed.check_game` runs the referee itself over a transcript). Each
-check returns a `Failure` that says what is wrong, or None.
+`judge.deciding.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
+`judge.deciding.checks.learning` (which `check_step` wraps); `judge.replayed.check_game` runs
+the referee itself over a transcript. Each check returns a `Failure` that says what is wrong,
+or None.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
-from judge.deciding.boxes import Draw, draw_for_move
-from judge.deciding.verdict import Failure, Place
-from judge.options import BeadFormat, RefillRule, parse
-from judge.reading.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
+from judge.deciding.dumps import NOWHERE, DumpReading, box_reader, read_dump
 from judge.reading.formats import Symbols
+from judge.terms.boxes import Draw, draw_for_move
+from judge.terms.options import BeadFormat, RefillRule, parse
+from judge.terms.verdicts import Failure, Place
 
 AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
 """A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in
@@ -93,16 +93,9 @@ def result_of(moves: Sequence[int]) -> Outcome:
     return outcome_of(board, X)
 
 
-def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
-    """The line of a dump that holds the box `label`."""
-    return next((text for text in dump.texts if reader.read(text).label == label),
-                "(no such line)")
-
-
 def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[Draw],
                outcome: Result, refill: RefillRule | str = RefillRule.ON_EMPTY, *,
-               place: Place = NOWHERE,
-               reader: BoxReader | None = None) -> Failure | None:
+               place: Place = NOWHERE) -> Failure | None:
     """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says.
 
     `moves` are the game's squares in order, X first (or the judge's draws); a drawn box
@@ -118,17 +111,5 @@ def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[
         return failure
     draws = [m for m in moves if isinstance(m, Draw)] or draws_of(
         [m for m in moves if isinstance(m, int)])
-    code = outcome_of_result(outcome)
-    if new.boxes is not None and old.boxes is not None:
-        failure = checks.learning(old.boxes, new.boxes, draws, code, rule, place, new.changed)
-        if failure is None:
-            return None
-        reader = reader or box_reader(list(new.texts), PLAIN, None, rule)
-        return replace(failure, evidence=(
-            *failure.evidence,
-            "previous dump: " + _printed(old, reader, failure.subject),
-            "this dump:     " + _printed(new, reader, failure.subject)))
-    if new.boxes is None and old.boxes is None:
-        return checks.learning_unlabelled(old.unlabelled, new.unlabelled, len(draws), code, place)
-    return Failure(None, place, "dumps all labelled or all unlabelled",
-                   "a change of form between dumps")
+    return checks.learning(old, new, draws, outcome_of_result(outcome), rule, place,
+                           box_reader(list(new.texts), PLAIN, None, rule))

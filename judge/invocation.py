@@ -12,15 +12,15 @@ from typing import Final
 
 from reference.commandline import UsageError
 
-from judge import options
 from judge.bare import bare_manifest
-from judge.manifest import Manifest, declared, is_submission, read_manifest
-from judge.options import TransportSource
 from judge.running.workspace import named_files
-from judge.settings import Settings
 from judge.telling.outputs import OutputError, check_output, is_stdout
-from judge.telling.replay import Replay
-from judge.telling.text import printable
+from judge.terms import options
+from judge.terms.manifest import Manifest, declared, is_submission, read_manifest
+from judge.terms.options import TransportSource
+from judge.terms.replay import Replay
+from judge.terms.settings import Settings
+from judge.terms.text import printable
 
 
 def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 
 from judge.deciding.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
 from judge.deciding.referee import Referee
-from judge.deciding.stops import Failed, Finished, OutputEnded
-from judge.deciding.verdict import Check, Failure, Place
-from judge.manifest import declarations_of
-from judge.options import MoveFormat, Transport
 from judge.reading.formats import move_of
 from judge.running.channel import EOF, NoLine
 from judge.running.processes import ProcessReading, Progress
-from judge.settings import Settings
+from judge.terms.manifest import declarations_of
+from judge.terms.options import MoveFormat, Transport
+from judge.terms.settings import Settings
+from judge.terms.stops import Failed, Finished, OutputEnded
+from judge.terms.verdicts import Check, Failure, Place
 
 
 class RecordedProgram:

@@ -9,8 +9,6 @@ from hypothesis import strategies as st
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
-from judge.deciding.boxes import BOX_COUNT, box_labels, orientations
-from judge.options import BeadFormat, MoveFormat
 from judge.reading.formats import (
     CANONICAL_SYMBOLS,
     AmbiguousError,
@@ -28,6 +26,8 @@ from judge.reading.formats import (
     to_label_frame,
 )
 from judge.strategies import boards, symmetries
+from judge.terms.boxes import BOX_COUNT, box_labels, orientations
+from judge.terms.options import BeadFormat, MoveFormat
 
 X_SYMBOLS = ("X", "x")
 O_SYMBOLS = ("O", "o", "0")

@@ -11,7 +11,6 @@ import pytest
 from reference.board import EMPTY, Board, Cell, empty_cells
 
 from judge.deciding.bead_ages import Ages
-from judge.deciding.boxes import box_labels, square_orbit
 from judge.deciding.draw_laws import (
     COUNT_POWERS,
     PLACE_LAWS,
@@ -32,6 +31,7 @@ from judge.deciding.randomness import (
 )
 from judge.deciding.refill_law import orbit_ids
 from judge.deciding.simulation import Fault, Keeping, Printing, simulate
+from judge.terms.boxes import box_labels, square_orbit
 
 LABELS = box_labels()
 LOWERED = 20.0

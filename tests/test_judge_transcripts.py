@@ -10,15 +10,16 @@ import pytest
 
 from reference.notation import parse_move
 
+from judge.deciding.decision import decide
+from judge.deciding.judging import facts_from
 from judge.deciding.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
 from judge.deciding.referee import Played, Referee
-from judge.deciding.verdict import Ending, decide
-from judge.judging import facts_from
-from judge.manifest import Declarations
-from judge.options import RefillRule, Transport
 from judge.running.channel import EOF, TIMEOUT, Channel, NoLine
+from judge.running.ending import Ending
 from judge.running.processes import ProcessReading, Progress
-from judge.settings import Settings
+from judge.terms.manifest import Declarations
+from judge.terms.options import RefillRule, Transport
+from judge.terms.settings import Settings
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 

@@ -13,7 +13,6 @@ import pytest
 from reference.board import Board, Cell, empty_cells
 from reference.symmetry import PERMUTATIONS
 
-from judge.deciding.boxes import box_labels, square_orbit
 from judge.deciding.randomness import counts_of
 from judge.deciding.refill_law import (
     REFILL_ALTERNATIVES,
@@ -25,7 +24,8 @@ from judge.deciding.refill_law import (
     refill_beads,
 )
 from judge.deciding.simulation import Fault, simulate
-from judge.options import RefillRule
+from judge.terms.boxes import box_labels, square_orbit
+from judge.terms.options import RefillRule
 
 LABELS = box_labels()
 LOWERED = 20.0

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge.options import SandboxPolicy
 from judge.running import runtimes
 from judge.running.cgroups import TreeLimits, remove_stale
 from judge.running.probes import support
@@ -29,6 +28,7 @@ from judge.running.sandbox import (
     Support,
 )
 from judge.running.warden import Report, read_report, script
+from judge.terms.options import SandboxPolicy
 
 pytestmark = pytest.mark.e2e
 

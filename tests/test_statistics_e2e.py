@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge.deciding.evidence import FALSE_ALARM
 from judge.deciding.randomness import DRAW_ALTERNATIVES
 from judge.deciding.refill_law import REFILL_ALTERNATIVES
 from judge.deciding.simulation import Fault, Keeping, Printing, simulate
+from judge.terms.options import FALSE_ALARM
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 2000

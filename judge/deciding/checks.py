@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Final
@@ -11,9 +12,9 @@ from reference.board import EMPTY, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
-from judge.deciding.boxes import Draw
+from judge.deciding.dumps import PAST, Boxes, BoxReader, BoxReading, DumpReading
+from judge.deciding.phrases import EIGHT_LINES, missed_line, why_over
 from judge.deciding.randomness import (
-    FALSE_ALARM,
     Drawn,
     DrawStatistics,
     Evidence,
@@ -22,12 +23,12 @@ from judge.deciding.randomness import (
     counts_of,
     refill_beads,
 )
-from judge.deciding.verdict import Check, Ending, Failure, Place
-from judge.options import RefillRule
-from judge.reading.dumps import PAST, Boxes, BoxReading
 from judge.reading.formats import Counts
-from judge.telling.hints import EIGHT_LINES, missed_line, why_over
-from judge.telling.text import plural
+from judge.running.ending import Ending
+from judge.terms.boxes import Draw
+from judge.terms.options import FALSE_ALARM, RefillRule
+from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""
@@ -105,7 +106,8 @@ def game_end_waits(board: Board, place: Place) -> Failure:
 # -- 4. interactive ----------------------------------------------------------------------
 
 def interactive(waiting_for_input: bool) -> Check | None:
-    """Check 4: a silent program blocked reading its input did not show its move first."""
+    """Check 4: a silent program blocked reading its input did not show its move first (an
+    idle program that was not is idle, and no check of its own fails)."""
     return Check.INTERACTIVE if waiting_for_input else None
 
 
@@ -163,9 +165,9 @@ def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
     return ("difference: " + "; ".join(wrong),) if wrong else ()
 
 
-def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: RefillRule,
-             place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
-    """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
+def learning_labelled(before: Boxes, after: Boxes, draws: Sequence[Draw], outcome: Outcome,
+                      refill: RefillRule, place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
+    """Check 6 for labelled dumps: only the boxes drawn from change, each as SPEC 5 says.
 
     `changed`, when given, names every box whose line differs: the others are equal.
     """
@@ -191,6 +193,32 @@ def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, r
                            evidence=(*_difference(after[label], should),
                                      *_learnt_as(old, frames, draw.squares, outcome, refill)))
     return None
+
+
+def learning(before: DumpReading, after: DumpReading, draws: Sequence[Draw], outcome: Outcome,
+             refill: RefillRule, place: Place, reader: BoxReader) -> Failure | None:
+    """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says;
+    a failure shows the box's line in both dumps."""
+    if after.boxes is not None and before.boxes is not None:
+        failure = learning_labelled(before.boxes, after.boxes, draws, outcome, refill, place,
+                                    after.changed)
+        if failure is None:
+            return None
+        return replace(failure, evidence=(
+            *failure.evidence,
+            "previous dump: " + _printed(before, reader, failure.subject),
+            "this dump:     " + _printed(after, reader, failure.subject)))
+    if after.boxes is None and before.boxes is None:
+        return learning_unlabelled(before.unlabelled, after.unlabelled, len(draws), outcome,
+                                   place)
+    return Failure(None, place, "dumps all labelled or all unlabelled",
+                   "a change of form between dumps")
+
+
+def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
+    """The line of a dump that holds the box `label`."""
+    return next((text for text in dump.texts if reader.read(text).label == label),
+                "(no such line)")
 
 
 def with_ending(failure: Failure | None, outcome: Outcome, board: Board) -> Failure | None:

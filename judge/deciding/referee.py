@@ -4,6 +4,7 @@ output arrives, and says how the run went, as a value."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Container
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -12,21 +13,22 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.symmetry import stabiliser
 
 from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
+from judge.deciding.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.deciding.opponents import Knowledge, Opponent
+from judge.deciding.phrases import BEAD_FORMS
 from judge.deciding.randomness import Evidence
-from judge.deciding.stops import Finished, Stop
-from judge.deciding.verdict import Check, Failure, Place
-from judge.invariants import check_step
-from judge.manifest import Declarations
-from judge.options import RefillRule
-from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
-from judge.reading.reader import Position, Reader, fail
+from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
-from judge.settings import Settings
+from judge.running.patience import patience_for
+from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
+from judge.terms.manifest import Declarations
+from judge.terms.options import RefillRule
+from judge.terms.settings import Settings
+from judge.terms.stops import Failed, Finished, Stalled, Stop, fail
+from judge.terms.verdicts import Check, Failure, Place
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ class Referee:
         self.opponent = opponent
         self.knowledge = knowledge
         self.reader = Reader(channel, Symbols.declared(declared.x, declared.o, declared.empty),
-                             patience=settings.patience(), keep_transcript=settings.keep_transcript)
+                             patience=patience_for(settings), keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
         threshold = 1 / settings.false_alarm
@@ -196,7 +198,7 @@ class Referee:
         self.moves_sent.append(sent)
         draws: list[Draw] = []
         self._make_while_waiting()
-        board = reader.board(EMPTY_BOARD, self.place)
+        board = self._board(EMPTY_BOARD)
         failure, cell = checks.true_board_first(board, self.place)
         fail(failure)
         self._note_draw(EMPTY_BOARD, cell, draws)
@@ -209,13 +211,13 @@ class Referee:
             self.place = Place(game, len(sent))
             self.channel_send(move_text(move, self.declared.moves))
             self._make_while_waiting()
-            after = reader.board(board, self.place)
+            after = self._board(board)
             fail(checks.true_board_after_opponent(board, move, after, self.place))
             board = after
             if is_over(board):
                 break
             self._make_while_waiting()
-            after = reader.board(board, self.place)
+            after = self._board(board)
             failure, cell = checks.true_board_after_menace(board, after, self.place)
             fail(failure)
             self._note_draw(board, cell, draws)
@@ -225,8 +227,42 @@ class Referee:
         self.results.append(outcome)
         known = self.box_reader.cache if self.box_reader else {}
         self.deferred.make_due(before_game=game)
-        entries = reader.dump_texts(board, self.place, known)
+        entries = self._dump_texts(board, known)
         self._check_dump(entries, draws, outcome, board)
+
+    def _board(self, before: Board) -> Board:
+        """The next board printed after `before`; check 3 when the game ended there instead."""
+        try:
+            return self.reader.board(self.place)
+        except Instead as instead:
+            text, place = instead.text, self.place
+            if is_new_game(text):
+                fail(checks.game_end(before, False, "new game", text, place))
+            if self.reader.as_box(text) is not None:
+                fail(checks.game_end(before, False, "a matchbox", text, place))
+            raise Failed(Failure(None, place, "a board", text)) from None
+
+    def _dump_texts(self, board: Board, known: Container[str]) -> list[str]:
+        """The lines of the dump after a game that ended on `board`; check 3 when the game
+        went on instead (a program waiting for input waits for a move that will never come)."""
+        reader, place = self.reader, self.place
+        with reader.dump():
+            try:
+                first = reader.content_line(place)
+            except Stalled as stalled:
+                if stalled.stall.waiting_for_input:
+                    fail(checks.game_end_waits(board, place))
+                raise
+            if is_new_game(first):
+                fail(checks.game_end(board, True, "new game", first, place))
+            try:
+                return reader.dump_texts(first, place, known)
+            except Instead:
+                if read_cells(first, reader.symbols) is not None:
+                    fail(checks.game_end(board, True, "a board", first, place))
+                raise Failed(Failure(None, place, "a matchbox", first, hints=(
+                    "a matchbox line is its label, a board as nine cells, then its beads: "
+                    + BEAD_FORMS,))) from None
 
     def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
         """Record a MENACE move and test it against the beads of the previous dump."""
@@ -282,9 +318,9 @@ class Referee:
             fail(first_empty_boxes(dump, draws, outcome, place))
         else:
             assert self.box_reader is not None
-            fail(checks.with_ending(check_step(previous, dump, draws, outcome,
-                                               self.declared.refill, place=place,
-                                               reader=self.box_reader), outcome, board))
+            fail(checks.with_ending(checks.learning(previous, dump, draws, outcome,
+                                                    self.declared.refill, place,
+                                                    self.box_reader), outcome, board))
             if dump.boxes is not None and previous.boxes is not None:
                 self._note_refills(previous, dump, draws, outcome, place)
         self.bead_draws.learnt(draws, outcome)

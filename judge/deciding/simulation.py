@@ -19,13 +19,13 @@ from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
-from judge.deciding.boxes import box_labels, draw_for_move, label_of
 from judge.deciding.checks import KEPT
-from judge.deciding.evidence import FALSE_ALARM, Evidence
+from judge.deciding.evidence import Evidence
 from judge.deciding.opponents import Knowledge, make_opponent
 from judge.deciding.randomness import Drawn, DrawStatistics, counts_of
 from judge.deciding.refill_law import Refilled, RefillStatistics, refill_beads
-from judge.options import OpponentKind, RefillRule
+from judge.terms.boxes import box_labels, draw_for_move, label_of
+from judge.terms.options import FALSE_ALARM, OpponentKind, RefillRule
 
 
 class Fault(StrEnum):

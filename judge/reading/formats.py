@@ -11,8 +11,8 @@ from reference.board import EMPTY, Board, Cell, O, X
 from reference.notation import InvalidMoveTextError, move_name, parse_move
 from reference.symmetry import PERMUTATIONS
 
-from judge.deciding.boxes import orientations
-from judge.options import BeadFormat, MoveFormat
+from judge.terms.boxes import orientations
+from judge.terms.options import BeadFormat, MoveFormat
 
 DEFAULT_X: Final = "Xx"
 DEFAULT_O: Final = "Oo0"

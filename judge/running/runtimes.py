@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import judge
-
 SYSTEM_ROOTS: Final = ("usr", "bin", "lib", "lib32", "lib64", "libx32", "sbin")
 """Top-level folders of the system, shown read-only to every contained program."""
 SYSTEM_CONFIGURATION: Final = {
@@ -91,7 +89,7 @@ def _too_wide(root: Path) -> bool:
 def judge_project() -> Path | None:
     """The project folder the judge runs from (its package and the reference beside it), or
     None for a judge installed in a site-packages folder, covered as its distribution."""
-    folder = Path(judge.__file__).resolve().parent.parent
+    folder = Path(__file__).resolve().parents[__name__.count(".")]  # above the judge package
     return None if folder in site_folders() else folder
 
 

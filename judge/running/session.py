@@ -16,9 +16,8 @@ import tty
 from pathlib import Path
 from typing import Final
 
-from judge.deciding.verdict import Ending
-from judge.options import Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
     ProcessReading,
@@ -31,6 +30,7 @@ from judge.running.processes import (
     states,
 )
 from judge.running.sandbox import Sandbox
+from judge.terms.options import Transport
 
 CHUNK: Final = 1 << 16
 STDERR_PIPE_BYTES: Final = 1 << 20

@@ -11,16 +11,17 @@ from typing import Any
 from reference.board import Cell
 
 from judge.deciding.checks import DRAW_LAW, REFILL_LAW
+from judge.deciding.judging import Run
 from judge.deciding.randomness import Evidence
-from judge.deciding.verdict import Ending, Verdict
-from judge.judging import Run
-from judge.manifest import Manifest
-from judge.options import MoveFormat
 from judge.reading.formats import Symbols, move_text
+from judge.running.ending import Ending
 from judge.telling.shrinking.case import describe_game, game_moves, test_body
 from judge.telling.shrinking.search import SEED_ADVICE, Shrunk, size
-from judge.telling.text import plural
-from judge.telling.text import printable as escaped
+from judge.terms.manifest import Manifest
+from judge.terms.options import MoveFormat
+from judge.terms.text import plural
+from judge.terms.text import printable as escaped
+from judge.terms.verdicts import Verdict
 
 WIDTH = 200
 """The most characters of a program's line shown in a report."""

@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from judge import options
-from judge.options import BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport, parse
+from judge.terms import options
+from judge.terms.options import (
+    BeadFormat,
+    Choice,
+    MoveFormat,
+    OptionError,
+    RefillRule,
+    Transport,
+    parse,
+)
 
 MANIFEST_NAME: Final = "submission.toml"
 DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty", "transport",

@@ -12,7 +12,8 @@ from reference.board import EMPTY_BOARD
 from reference.solver import value
 
 from judge.deciding import checks
-from judge.deciding.boxes import orientations
+from judge.deciding.decision import Decision, Facts, decide, with_stop
+from judge.deciding.hints import for_run
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -23,14 +24,15 @@ from judge.deciding.opponents import (
 )
 from judge.deciding.randomness import Evidence
 from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
-from judge.deciding.stops import Aftermath, Stop
-from judge.deciding.verdict import Decision, Ending, Facts, Place, decide
-from judge.manifest import Manifest
 from judge.running import launch
+from judge.running.ending import Ending
 from judge.running.session import LeftoverError, Session
-from judge.settings import Settings
-from judge.telling.hints import for_run
-from judge.telling.replay import Replay
+from judge.terms.boxes import orientations
+from judge.terms.manifest import Manifest
+from judge.terms.replay import Replay
+from judge.terms.settings import Settings
+from judge.terms.stops import Aftermath, Stop
+from judge.terms.verdicts import Place
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2
@@ -65,7 +67,7 @@ def facts_from(stop: Stop | None, ending: Ending | None, place: Place, fault: st
     facts = Facts(ending=ending, place=place, judge_fault=fault,
                   output_over_limit=ending is not None and ending.output_over_limit)
     if stop is not None:
-        facts = stop.noted(facts)
+        facts = with_stop(facts, stop)
     if ending is None:
         return facts
     return replace(facts, exit_failure=checks.exit_(ending, facts.finished, place))

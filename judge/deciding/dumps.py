@@ -14,10 +14,8 @@ from reference.board import EMPTY, Board, Cell, O, X, winner
 from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
 
-from judge.deciding.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.deciding.phrases import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.deciding.randomness import counts_of
-from judge.deciding.verdict import Check, Failure, Place
-from judge.options import BeadFormat, RefillRule
 from judge.reading.formats import (
     BeadError,
     Counts,
@@ -27,8 +25,10 @@ from judge.reading.formats import (
     guess_numbering,
     read_box_line,
 )
-from judge.telling.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
-from judge.telling.text import plural
+from judge.terms.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.terms.options import BeadFormat, RefillRule
+from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 NOWHERE: Final = Place()
 """The place of a check made outside a run."""
