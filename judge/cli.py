@@ -123,7 +123,7 @@ def _judged_thoroughly(manifest: Manifest, settings: Settings,
     run = _judged(manifest, first_settings, shrinking=args.shrink)
     if run.decision.verdict is not Verdict.ACCEPTED:
         return run, first_settings, [thorough.false_alarm_line()]
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
     if plan.games is None:
         return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
@@ -134,7 +134,7 @@ def _judged_thoroughly(manifest: Manifest, settings: Settings,
                      f"seed {second.seed}")),
           flush=True)
     run = _judged(manifest, second, shrinking=args.shrink)
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
 
 

@@ -2,9 +2,8 @@
 
 These are the functions the judge decides with: the referee reads every dump through
 `judge.deciding.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
-`judge.deciding.checks.learning` (which `check_step` wraps); `judge.replayed.check_game` runs
-the referee itself over a transcript. Each check returns a `Failure` that says what is wrong,
-or None.
+`judge.deciding.checks.learning` (which `check_step` wraps); `check_game` runs the referee
+itself over a recorded session. Each returns a `Failure` that says what is wrong, or None.
 """
 
 from __future__ import annotations
@@ -16,10 +15,16 @@ from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
 from judge.deciding.dumps import NOWHERE, DumpReading, box_reader, read_dump
-from judge.reading.formats import Symbols
+from judge.deciding.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
+from judge.deciding.referee import Referee
+from judge.reading.formats import Symbols, move_of
+from judge.running.playback import Playback
 from judge.terms.boxes import Draw, draw_for_move
-from judge.terms.options import BeadFormat, RefillRule, parse
-from judge.terms.verdicts import Failure, Place
+from judge.terms.manifest import dialect_of
+from judge.terms.options import BeadFormat, MoveFormat, RefillRule, parse
+from judge.terms.settings import Settings
+from judge.terms.stops import Failed, Finished, OutputEnded
+from judge.terms.verdicts import Check, Failure, Place
 
 AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
 """A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in
@@ -113,3 +118,51 @@ def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[
         [m for m in moves if isinstance(m, int)])
     return checks.learning(old, new, draws, outcome_of_result(outcome), rule, place,
                            box_reader(list(new.texts), PLAIN, None, rule))
+
+
+def session_lines(transcript: Sequence[str]) -> list[tuple[str, str]]:
+    """The lines of a transcript that the session holds: `>` the judge's, `<` the program's
+    (blank lines and notes left out)."""
+    return [(line[0], line[2:]) for line in transcript
+            if line[:2] in ("> ", "< ") or line in (">", "<")]
+
+
+def moves_sent(lines: Sequence[tuple[str, str]], moves: MoveFormat) -> list[list[int]]:
+    """O's squares in each game of a session, as the judge typed them after the game count."""
+    games: list[list[int]] = []
+    for direction, text in lines:
+        if direction == "<" and text.strip().lower() == "new game":
+            games.append([])
+        elif direction == ">" and games:
+            cell = move_of(text, moves)
+            if cell is not None:
+                games[-1].append(cell)
+    return games
+
+
+def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None:
+    """Every check of SPEC section 7 that a transcript shows, made by the judge's own referee.
+
+    `transcript` holds the lines of a session, `> ` judge to program and `< ` program to
+    judge, as `python -m judge --transcript` writes them; `declarations` are a manifest's
+    (`moves`, `beads`, `refill`, `x`, `o`, `empty`). Blank lines and notes are ignored.
+    """
+    dialect = dialect_of(declarations)
+    lines = session_lines(transcript)
+    count = next((text.strip() for direction, text in lines if direction == ">"), "")
+    if not count.isdigit() or int(count) < 1:
+        return Failure(None, Place(), "a transcript that starts with `> N`, the game count",
+                       transcript[0] if transcript else "(nothing)")
+    opponent = ScriptedOpponent(moves_sent(lines, dialect.moves), ChoiceOpponent(()))
+    settings = Settings(games=int(count), time_limit=1e9, grace_seconds=0.0)
+    played = Referee(Playback(lines), dialect, settings, opponent, Knowledge()).play()
+    stop = played.stop
+    if isinstance(stop, Failed):
+        return stop.failure
+    if isinstance(stop, Finished):
+        return None
+    if isinstance(stop, OutputEnded):
+        return Failure(Check.EXIT, played.place, f"{count} games, each with its dump",
+                       f"the transcript ends {played.place.within}")
+    return Failure(None, played.place, "a transcript the judge can read",
+                   str(stop) if stop is not None else played.fault)

@@ -50,13 +50,14 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
     )
 
 
-DECLARED: Final = ("moves", "beads", "refill", "x", "o", "empty", "seed_args")
+DECLARATION_OPTIONS: Final = ("moves", "beads", "refill", "x", "o", "empty", "seed_args")
 """The declaration options, by their names in args and in a manifest."""
 
 
 def given_declarations(args: argparse.Namespace) -> dict[str, str]:
     """The declarations given on the command line, as words."""
-    return {key: str(getattr(args, key)) for key in DECLARED if getattr(args, key) is not None}
+    return {key: str(getattr(args, key)) for key in DECLARATION_OPTIONS
+            if getattr(args, key) is not None}
 
 
 def declaration_options(args: argparse.Namespace) -> str:

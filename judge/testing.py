@@ -26,9 +26,8 @@ from reference.outcome import outcome_of
 
 from judge.bare import bare_manifest
 from judge.deciding.opponents import ChoiceOpponent, Choices, Opponent
-from judge.invariants import check_dump, check_step
+from judge.invariants import check_dump, check_game, check_step
 from judge.reading.formats import move_text
-from judge.replayed import check_game
 from judge.running.workspace import named_files
 from judge.terms.manifest import declared, read_manifest
 from judge.terms.options import TRANSPORT, MoveFormat, OpponentKind, parse

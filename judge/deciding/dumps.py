@@ -144,7 +144,7 @@ def _read_whole(texts: list[str], reader: BoxReader,
     unlabelled: list[Counts] = []
     labelled = True
 
-    def fail(expected: str, got: str, check: Check | None = Check.DUMP,
+    def rejected(expected: str, got: str, check: Check | None = Check.DUMP,
              evidence: tuple[str, ...] = (),
              hints: tuple[str, ...] = ()) -> tuple[Failure, DumpReading]:
         return (Failure(check, place, expected, got, evidence=evidence, hints=hints),
@@ -154,18 +154,18 @@ def _read_whole(texts: list[str], reader: BoxReader,
         reading = reader.read(text)
         problem = reading.problem
         if problem is not None:
-            return fail(problem.expected, f"box {number}, {problem.got}", problem.check,
+            return rejected(problem.expected, f"box {number}, {problem.got}", problem.check,
                         hints=problem.hints)
         if number == 1:
             labelled = reading.printed is not None
         elif (reading.printed is not None) != labelled:
-            return fail("every box labelled, or none", f"box {number}: {text!r}", None)
+            return rejected("every box labelled, or none", f"box {number}: {text!r}", None)
         if reading.label is None:
             unlabelled.append(reading.counts)
             continue
         if reading.label in boxes:
             first = printed_as[reading.label]
-            return fail("each box once", f"{first} and {reading.printed} are the same box "
+            return rejected("each box once", f"{first} and {reading.printed} are the same box "
                                          f"under symmetry (box {number})",
                         evidence=(f"{reading.printed} is {first} under "
                                   f"{symmetry_between(first, reading.printed or '')}",

@@ -50,8 +50,8 @@ class Run:
     games_played: int
     seconds: float
     coverage: Coverage
-    draw_test: Evidence
-    refill_test: Evidence
+    bead_draws: Evidence
+    refill_beads: Evidence
     not_checked: tuple[str, ...]
     transcript: tuple[str, ...]
     game_log: tuple[str, ...]
@@ -118,7 +118,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     started = launch.start_program(manifest, settings)
     session = started.session
     try:
-        played = Referee(session, manifest.declarations, settings, opponent, knowledge,
+        played = Referee(session, manifest.dialect, settings, opponent, knowledge,
                          warm_up).play()
         ending, end_fault = _end(session, played.stop, settings)
     except BaseException:  # interrupted: leave nothing of the program behind
@@ -128,13 +128,13 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         started.remove_folder()
     facts = facts_from(played.stop, ending, played.place, played.fault or end_fault)
     decision = decide(facts)
-    declared = manifest.declarations
-    decision = replace(decision, hints=for_run(decision, facts, declared.moves, declared.refill,
+    dialect = manifest.dialect
+    decision = replace(decision, hints=for_run(decision, facts, dialect.moves, dialect.refill,
                                                settings.idle_seconds))
     return Run(
         decision=decision, facts=facts, games_played=played.games_played,
         seconds=time.monotonic() - begun, coverage=played.coverage,
-        draw_test=played.draw_test, refill_test=played.refill_test,
+        bead_draws=played.bead_draws, refill_beads=played.refill_beads,
         not_checked=() if played.labelled else UNLABELLED_GAPS,
         transcript=played.transcript, game_log=played.game_log,
         replay=replay_of(manifest, settings, played))
