@@ -106,7 +106,7 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     settings = Settings(seed=seed, transport=Transport(transport))
     started = start_program(read_manifest(submission), settings)
     session = started.session
-    send, source = session.input_fd, session.output_fd
+    send, source = session._stdin, session._stdout  # the raw descriptors: only this driver
     os.set_blocking(source, True)
     pending = b""
     for line in transcript.read_text().splitlines():

@@ -40,14 +40,17 @@ def full_dump(change: dict[Board, Counts] | None = None) -> dict[Board, Counts]:
 
 def test_true_board_checks_each_kind_of_board() -> None:
     """Check 2: the first board has one X; O's move lands as sent; MENACE adds exactly one X."""
-    assert checks.true_board_first("....X....", PLACE) == (None, 4)
-    assert checks.true_board_first("X...X....", PLACE)[0] is not None
-    assert checks.true_board_after_opponent("....X....", Cell(0), "O...X....", PLACE) is None
-    failure = checks.true_board_after_opponent("....X....", Cell(0), "..O.X....", PLACE)
+    empty = "." * 9
+    assert checks.true_board(empty, "....X....", PLACE) == (None, 4)
+    first = checks.true_board(empty, "X...X....", PLACE)[0]
+    assert first is not None and first.expected == "a cleared board with MENACE's first X"
+    assert checks.true_board("....X....", "O...X....", PLACE, o_move=Cell(0)) == (None, 0)
+    failure = checks.true_board("....X....", "..O.X....", PLACE, o_move=Cell(0))[0]
     assert failure is not None and failure.check is Check.TRUE_BOARD
-    assert checks.true_board_after_menace("O...X....", "OX..X....", PLACE) == (None, 1)
-    assert checks.true_board_after_menace("O...X....", "X...X....", PLACE)[0] is not None
-    assert checks.true_board_after_menace("O...X....", "OXX.X....", PLACE)[0] is not None
+    assert failure.expected == "O...X...."
+    assert checks.true_board("O...X....", "OX..X....", PLACE) == (None, 1)
+    assert checks.true_board("O...X....", "X...X....", PLACE)[0] is not None
+    assert checks.true_board("O...X....", "OXX.X....", PLACE)[0] is not None
 
 
 def box_text(label: Board, beads: str) -> str:
@@ -281,3 +284,26 @@ def test_unlabelled_learning_says_which_result_the_program_learned_for() -> None
     assert failure.evidence == ("MENACE lost here, but the program learned as for a win",)
     assert checks.learning_unlabelled((counts(0, 4),), (counts(4),), 1, Outcome.LOSS,
                                       PLACE) is None
+
+
+def test_new_game_starts_each_game_and_none_follows_the_last() -> None:
+    """Check 1: `new game` where a game starts; after the last game, a `new game` fails."""
+    assert checks.new_game(" New Game ", PLACE) is None
+    assert checks.new_game("X........", PLACE) is not None
+    assert checks.new_game("bye", Place(3, 0), more=False) is None
+    extra = checks.new_game("new game", Place(3, 0), more=False)
+    assert extra is not None and extra.check is Check.NEW_GAME
+    assert extra.expected == "exactly 3 games, then the end of output"
+
+
+def test_the_first_dump_has_an_empty_box_only_where_game_one_emptied_it() -> None:
+    """Check 5 on the first dump: under the on-draw reading, an empty box must be one game 1
+    drew its last bead from, and lost."""
+    reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_DRAW)
+    texts = [box_text(label, "" if label == CORNER_BOX else " ".join(
+        str(c) for c in range(9) if label[c] == ".")) for label in box_labels()]
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    assert checks.dump(texts, reader, PLACE)[0] is None
+    assert checks.dump(texts, reader, PLACE, game_one=([draw], Outcome.LOSS))[0] is None
+    failure = checks.dump(texts, reader, PLACE, game_one=([draw], Outcome.WIN))[0]
+    assert failure is not None and failure.check is Check.DUMP and failure.subject == CORNER_BOX

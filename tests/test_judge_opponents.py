@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 import statistics
 
+from simulation import Fault, simulate
+
 from reference.board import Board, Cell
 
 from judge.deciding.opponents import FIRST_HUNT, CoverageOpponent, Knowledge, MixedOpponent
-from judge.deciding.simulation import Fault, simulate
 from judge.terms.boxes import label_of
 from judge.terms.options import OpponentKind
 

@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+from simulation import Fault, Keeping, Printing, simulate
 
 from reference.board import EMPTY, Board, Cell, empty_cells
 
@@ -30,7 +31,6 @@ from judge.deciding.randomness import (
     counts_of,
 )
 from judge.deciding.refill_law import orbit_ids
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
 from judge.terms.boxes import box_labels, square_orbit
 
 LABELS = box_labels()

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from itertools import product
 
 import pytest
+from simulation import Fault, simulate
 
 from reference.board import Board, Cell, empty_cells
 from reference.symmetry import PERMUTATIONS
@@ -23,7 +24,6 @@ from judge.deciding.refill_law import (
     randomised_pit,
     refill_beads,
 )
-from judge.deciding.simulation import Fault, simulate
 from judge.terms.boxes import box_labels, square_orbit
 from judge.terms.options import RefillRule
 

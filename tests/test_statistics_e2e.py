@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from fixture_folders import assembled
+from simulation import Fault, Keeping, Printing, simulate
 
 from judge.deciding.randomness import DRAW_ALTERNATIVES
 from judge.deciding.refill_law import REFILL_ALTERNATIVES
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
 from judge.terms.options import FALSE_ALARM
 
 ROOT = Path(__file__).resolve().parent.parent

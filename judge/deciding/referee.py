@@ -15,20 +15,21 @@ from reference.symmetry import stabiliser
 from judge.deciding import checks
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
-from judge.deciding.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
+from judge.deciding.dumps import BoxReader, DumpReading, box_reader
 from judge.deciding.opponents import Knowledge, Opponent
 from judge.deciding.phrases import BEAD_FORMS
 from judge.deciding.randomness import Evidence
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
-from judge.running.patience import patience_for
-from judge.terms.boxes import BOX_COUNT, Draw, draw_for_move
+from judge.running.patience import Silence, patience_for
+from judge.running.watch import Watch
+from judge.terms.boxes import Draw, draw_for_move
 from judge.terms.manifest import Dialect
 from judge.terms.options import RefillRule
 from judge.terms.settings import Settings
-from judge.terms.stops import Failed, Finished, Stalled, Stop, fail
-from judge.terms.verdicts import Check, Failure, Place
+from judge.terms.stops import Failed, Finished, HungAfterEnd, Stalled, Stop, fail
+from judge.terms.verdicts import Failure, Place
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,10 @@ class Referee:
         self.settings = settings
         self.opponent = opponent
         self.knowledge = knowledge
-        self.reader = Reader(channel, Symbols.declared(dialect.x, dialect.o, dialect.empty),
-                             patience=patience_for(settings), keep_transcript=settings.keep_transcript)
+        self.watch = Watch(channel, patience_for(settings))
+        """The program's channel, waited on within the run's limits."""
+        self.reader = Reader(self.watch, Symbols.declared(dialect.x, dialect.o, dialect.empty),
+                             keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
         threshold = 1 / settings.false_alarm
@@ -188,8 +191,7 @@ class Referee:
         if not is_new_game(text):
             box = reader.as_box(text)
             if game > 1 and box is not None:
-                fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
-                                  f"more than {BOX_COUNT} boxes: {text}"))
+                self._dump_goes_on(text)
             if box is None and read_cells(text, reader.symbols) is None:
                 fail(Failure(None, self.place, "new game", text))
         fail(checks.new_game(text, self.place))
@@ -199,7 +201,7 @@ class Referee:
         draws: list[Draw] = []
         self._make_while_waiting()
         board = self._board(EMPTY_BOARD)
-        failure, cell = checks.true_board_first(board, self.place)
+        failure, cell = checks.true_board(EMPTY_BOARD, board, self.place)
         fail(failure)
         self._note_draw(EMPTY_BOARD, cell, draws)
         if self.warm_up is not None:
@@ -212,13 +214,13 @@ class Referee:
             self.channel_send(move_text(move, self.dialect.moves))
             self._make_while_waiting()
             after = self._board(board)
-            fail(checks.true_board_after_opponent(board, move, after, self.place))
+            fail(checks.true_board(board, after, self.place, o_move=move)[0])
             board = after
             if is_over(board):
                 break
             self._make_while_waiting()
             after = self._board(board)
-            failure, cell = checks.true_board_after_menace(board, after, self.place)
+            failure, cell = checks.true_board(board, after, self.place)
             fail(failure)
             self._note_draw(board, cell, draws)
             board = after
@@ -237,9 +239,9 @@ class Referee:
         except Instead as instead:
             text, place = instead.text, self.place
             if is_new_game(text):
-                fail(checks.game_end(before, False, "new game", text, place))
+                fail(checks.game_end(before, False, f"new game: {text}", place))
             if self.reader.as_box(text) is not None:
-                fail(checks.game_end(before, False, "a matchbox", text, place))
+                fail(checks.game_end(before, False, f"a matchbox: {text}", place))
             raise Failed(Failure(None, place, "a board", text)) from None
 
     def _dump_texts(self, board: Board, known: Container[str]) -> list[str]:
@@ -251,15 +253,15 @@ class Referee:
                 first = reader.content_line(place)
             except Stalled as stalled:
                 if stalled.stall.waiting_for_input:
-                    fail(checks.game_end_waits(board, place))
+                    fail(checks.game_end(board, True, "it waits for another move", place))
                 raise
             if is_new_game(first):
-                fail(checks.game_end(board, True, "new game", first, place))
+                fail(checks.game_end(board, True, f"new game: {first}", place))
             try:
                 return reader.dump_texts(first, place, known)
             except Instead:
                 if read_cells(first, reader.symbols) is not None:
-                    fail(checks.game_end(board, True, "a board", first, place))
+                    fail(checks.game_end(board, True, f"a board: {first}", place))
                 raise Failed(Failure(None, place, "a matchbox", first, hints=(
                     "a matchbox line is its label, a board as nine cells, then its beads: "
                     + BEAD_FORMS,))) from None
@@ -293,7 +295,8 @@ class Referee:
             self.box_reader = box_reader(texts, self.reader.symbols, self.dialect.numbering,
                                          self.dialect.refill)
         previous = self.last_dump
-        failure, dump = read_dump(texts, self.box_reader, self.place, previous)
+        failure, dump = checks.dump(texts, self.box_reader, self.place, previous,
+                                    game_one=(draws, outcome) if previous is None else None)
         self.deferred.fall_due(self._mark)
         if failure is not None:
             self.deferred.make_due()  # the checks of this game's moves come first
@@ -314,13 +317,10 @@ class Referee:
     def _check_learning(self, previous: DumpReading | None, dump: DumpReading, draws: list[Draw],
                         outcome: Outcome, board: Board, place: Place) -> None:
         """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
-        if previous is None:
-            fail(first_empty_boxes(dump, draws, outcome, place))
-        else:
+        if previous is not None:
             assert self.box_reader is not None
-            fail(checks.with_ending(checks.learning(previous, dump, draws, outcome,
-                                                    self.dialect.refill, place,
-                                                    self.box_reader), outcome, board))
+            fail(checks.learning(previous, dump, draws, outcome, self.dialect.refill, place,
+                                 self.box_reader, board=board))
             if dump.boxes is not None and previous.boxes is not None:
                 self._note_refills(previous, dump, draws, outcome, place)
         self.bead_draws.learnt(draws, outcome)
@@ -342,22 +342,28 @@ class Referee:
         self.deferred.make_due()
         self.place = Place(self.settings.games, 0)
         fail(checks.bead_draws(self.bead_draws.result(), self.place))
-        while (text := self.reader.final_line(self.settings.grace_seconds)) is not None:
+        grace = self.settings.grace_seconds
+        while (text := self.reader.final_line(grace)) is not None:
+            if isinstance(text, Silence):
+                raise HungAfterEnd()
             if not is_blank(text):
                 self._extra_output(text)
-        self.reader.end(self.settings.grace_seconds)
+        if self.watch.exit(grace) is not None:
+            raise HungAfterEnd()
         raise Finished()
 
     def _extra_output(self, text: str) -> None:
         """Fail on output after the last dump."""
-        if is_new_game(text):
-            fail(Failure(Check.NEW_GAME, self.place,
-                              f"exactly {self.settings.games} games, then the end of output",
-                              "new game"))
+        fail(checks.new_game(text, self.place, more=False))
         if self.reader.as_box(text) is not None:
-            fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
-                              f"more than {BOX_COUNT} boxes: {text}"))
+            self._dump_goes_on(text)
         fail(Failure(None, self.place, "the end of output", text))
+
+    def _dump_goes_on(self, text: str) -> None:
+        """Check 5 on the dump just read, with a box line that came after it."""
+        last = self.last_dump
+        assert last is not None and self.box_reader is not None
+        fail(checks.dump([*last.texts, text], self.box_reader, self.place, last)[0])
 
     def coverage(self) -> Coverage:
         """What this run exercised (up to where a check that failed late fell due)."""

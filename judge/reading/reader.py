@@ -3,7 +3,6 @@ lines read as boards and matchbox dumps."""
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Container, Iterator
 from contextlib import contextmanager
@@ -27,18 +26,14 @@ from judge.reading.formats import (
     split_one_line_dump,
 )
 from judge.reading.record import Bookmark, Record
-from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
-from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
+from judge.running.patience import Silence
+from judge.running.watch import Watch
 from judge.terms.boxes import BOX_COUNT, needs_box
 from judge.terms.stops import (
-    CpuTimeOver,
-    HungAfterEnd,
     InputClosed,
     OutputEnded,
-    OutputOverLimit,
     Stall,
     Stalled,
-    WallTimeOver,
     fail,
 )
 from judge.terms.verdicts import Failure, Place
@@ -91,13 +86,11 @@ class Instead(Exception):
 class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
-    def __init__(self, channel: Channel, symbols: Symbols, *, patience: Patience,
-                 keep_transcript: bool) -> None:
-        self.channel = channel
+    def __init__(self, watch: Watch, symbols: Symbols, *, keep_transcript: bool) -> None:
+        self.watch = watch
+        """The program's channel, waited on within the run's limits."""
+        self.channel = watch.channel
         self.symbols = symbols
-        self.patience = patience
-        self.next_cpu_look = time.monotonic() + LOOK_EVERY
-        """When the run's CPU time is next checked while its output flows."""
         self.transcript = transcript_record(keep_transcript)
         self.game_log = game_log()
         """This game's lines so far, without its dump."""
@@ -153,30 +146,15 @@ class Reader:
         if self.ahead:
             text, noted = self.ahead.popleft()
             return self._received(text, noted=noted)
-        got = self.patience.wait(self.channel)
+        got = self.watch.line()
         if isinstance(got, str):
-            self._check_cpu()
             return self._received(got)
-        if got is OUTPUT_LIMIT:
-            raise OutputOverLimit()
-        if got is EOF:
+        if not isinstance(got, Silence):
             raise OutputEnded()
-        assert isinstance(got, Silence)
-        self._stopped_by(got)
         reading = got.last.reading if got.last else None
         waiting = reading is not None and reading.reading_stdin
         described = reading.describe(self.channel.transport) if reading else "it printed nothing"
         raise Stalled(Stall(place, got.waited, described, waiting, got.cpu_seconds))
-
-    def _check_cpu(self) -> None:
-        """Stop the run once it has used up its CPU time limit, looked at now and then while
-        its output flows (a silent program is looked at while the judge waits)."""
-        now = time.monotonic()
-        if now < self.next_cpu_look:
-            return
-        self.next_cpu_look = now + LOOK_EVERY
-        if self.patience.over_cpu(self.channel.progress()):
-            raise CpuTimeOver()
 
     def content_line(self, place: Place) -> str:
         """The next line that is neither blank nor a border line."""
@@ -185,41 +163,20 @@ class Reader:
             if not is_blank(text) and not is_border(text, self.symbols):
                 return text
 
-    def final_line(self, grace: float) -> str | None:
-        """A line printed after the last dump; None when the output ends. HungAfterEnd when
-        the program goes on without ending for `grace` seconds (of its CPU time, or without
-        progress)."""
+    def final_line(self, grace: float) -> str | Silence | None:
+        """A line printed after the last dump; None when the output ends; the silence that
+        ended the wait when the program went on for `grace` seconds (of its CPU time, or
+        without progress) without printing."""
         if self.ahead:
             text, noted = self.ahead.popleft()
             if not noted:
                 self.transcript.append("< " + text)
             return text
-        got = self.patience.wait(self.channel, idle_seconds=grace)
-        if got is OUTPUT_LIMIT:
-            raise OutputOverLimit()
-        if got is EOF:
-            return None
-        if isinstance(got, Silence):
-            self._stopped_by(got)
-            raise HungAfterEnd()
-        assert isinstance(got, str)
-        self.transcript.append("< " + got)
-        return got
-
-    def end(self, grace: float) -> None:
-        """Wait for the program to end once its output has; HungAfterEnd when it does not."""
-        silence = self.patience.wait_exit(self.channel, grace)
-        if silence is not None:
-            self._stopped_by(silence)
-            raise HungAfterEnd()
-
-    @staticmethod
-    def _stopped_by(silence: Silence) -> None:
-        """Stop the run for a silence that passed one of the run's limits."""
-        if silence.reason is Reason.WALL:
-            raise WallTimeOver()
-        if silence.reason is Reason.CPU:
-            raise CpuTimeOver()
+        got = self.watch.line(idle_seconds=grace)
+        if isinstance(got, str):
+            self.transcript.append("< " + got)
+            return got
+        return got if isinstance(got, Silence) else None
 
     def _note_received(self, lines: list[str]) -> None:
         """Add lines the program printed to the transcript."""

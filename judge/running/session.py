@@ -112,16 +112,6 @@ class Session:
         marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
         return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox, marker)
 
-    @property
-    def input_fd(self) -> int:
-        """The descriptor the program's input is written to."""
-        return self._stdin
-
-    @property
-    def output_fd(self) -> int:
-        """The descriptor the program's output is read from."""
-        return self._stdout
-
     # -- talking -------------------------------------------------------------------------
 
     def send_line(self, text: str) -> bool:
