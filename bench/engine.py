@@ -26,11 +26,11 @@ ratios), by the wall clock and per CPU second, with the load average before and 
 time includes making its learner: the engine's boxes and match, the loop's fresh counts.
 `--table` runs only this comparison.
 
-`--only RULES` plays that rule set's games in this process and times nothing, for an instruction
-count that other load cannot disturb: run `valgrind --tool=callgrind python3 bench/engine.py
---only challenge --games N` for two values of N and divide the difference of the totals by the
-difference of N (`python3` the interpreter itself, not a shell script that starts it). `--seed`
-sets every MENACE's seed (1 by default).
+`--only RULES` plays that rule set's games in this process and times nothing (`--only table`: the
+table-driven loop's), for an instruction count that other load cannot disturb: run `valgrind
+--tool=callgrind python3 bench/engine.py --only challenge --games N` for two values of N and
+divide the difference of the totals by the difference of N (`python3` the interpreter itself, not
+a shell script that starts it). `--seed` sets every MENACE's seed (1 by default).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from reference.board import X
 from reference.loop import Match, final_results, play_games
 from reference.menace import Menace, initial_counts
 from reference.positions import POSITIONS, Result, legal_successors, position_graph
-from reference.rules import MICHIE
+from reference.rules import MICHIE, PRESETS
 from reference.tables import box_table
 
 from bench.memory import ROOT
@@ -378,15 +378,11 @@ def versus_table(horizons: list[int], rounds: int, seed: int) -> None:
 
 
 def play_only(rules: str, games: int, seed: int) -> None:
-    """Train a fresh MENACE under these rules for `games` games in this process, timing nothing."""
-    import random
-
-    from reference.board import X
-    from reference.loop import Match, play_games
-    from reference.menace import Menace
-    from reference.positions import legal_successors
-    from reference.rules import PRESETS
-
+    """Train a fresh MENACE under these rules (or the table-driven loop's) for `games` games in
+    this process, timing nothing."""
+    if rules == "table":
+        TableLoop(seed).play(games)
+        return
     menace = Menace(PRESETS[rules], player=X, rng=random.Random(seed))
     play_games([Match(menace, legal_successors())], games, menace.draws)
 
@@ -399,7 +395,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=100_000, help="games per turn")
     parser.add_argument("--against", metavar="COMMIT",
                         help="also train the challenge rules' MENACE of this commit, in the same turns")
-    parser.add_argument("--only", choices=["challenge", "michie"],
+    parser.add_argument("--only", choices=["challenge", "michie", "table"],
                         help="play this rule set's games in this process, timing nothing")
     parser.add_argument("--seed", type=int, default=1, help="the seed of every MENACE's generator")
     parser.add_argument("--table", action="store_true",
