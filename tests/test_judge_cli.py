@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from fixture_folders import PROGRAM, ROOT, SUBMISSIONS, assemble, assembled
+from fixture_folders import PROGRAM, SUBMISSIONS, assemble, assembled
+from live import judge_process
 
 from judge.cli import main
 
@@ -120,7 +119,6 @@ def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -
 
 def test_python_m_judge_prints_the_verdict_last(tmp_path: Path) -> None:
     """`python -m judge` runs as a module; its exit status and last line agree."""
-    run = subprocess.run([sys.executable, "-m", "judge", "--games", "2", "--seed", "1",
-                          str(assembled("accepted/canonical", tmp_path))],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    run = judge_process("--games", "2", "--seed", "1", assembled("accepted/canonical", tmp_path),
+                        timeout=60)
     assert run.returncode == 0 and run.stdout.strip().splitlines()[-1] == "accepted"
