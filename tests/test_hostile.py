@@ -59,10 +59,11 @@ def hostile_folder(name: str, tmp_path: Path) -> Path:
 
 
 def judge(name: str, tmp_path: Path, games: int = 3, env: dict[str, str] | None = None,
-          options: tuple[str, ...] = (), folder: Path | None = None) -> tuple[dict[str, object], str]:
+          options: tuple[str, ...] = (),
+          folder: Path | None = None) -> tuple[dict[str, object], str]:
     """The JSON report and the printed report of a hostile fixture (or of `folder`, a copy of
     it) judged under full."""
-    folder = folder or assembled(name, tmp_path)
+    folder = folder or hostile_folder(name, tmp_path)
     result, transcript = tmp_path / "result.json", tmp_path / "transcript.txt"
     run = judge_process("--sandbox", "require", "--games", str(games), "--seed", "2026",
                         "--idle-limit", IDLE_LIMIT, "--json", result, "--transcript", transcript,
