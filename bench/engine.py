@@ -53,7 +53,8 @@ for line in sys.stdin:
     wall, cpu = time.perf_counter(), time.process_time()
     results = play_games([match], games, menace.draws).results
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = next(int(row.split()[1]) for row in open("/proc/self/status") if row.startswith("VmHWM:"))
+    peak = next(int(row.split()[1]) for row in open("/proc/self/status")
+                if row.startswith("VmHWM:"))
     print(wall, cpu, peak, results.count(Result.X_WINS), results.count(Result.DRAWN),
           results.count(Result.O_WINS), flush=True)
 """
@@ -138,7 +139,7 @@ def rate(games: float, seconds: float) -> str:
 
 
 def train(trainers: list[Trainer], games: int, chunk: int) -> dict[str, list[tuple[float, float]]]:
-    """Train every trainer to `games` games in turns of `chunk`; each one's (wall, CPU) per chunk."""
+    """Train every trainer to `games` games in turns of `chunk`: each one's (wall, CPU) a chunk."""
     spent: dict[str, list[tuple[float, float]]] = {t.name: [] for t in trainers}
     marks = checkpoints(games)
     last = dict.fromkeys(spent, (0, 0.0, 0.0))
@@ -183,7 +184,7 @@ def chunk_sizes(games: int, chunk: int) -> list[int]:
 
 def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]],
             games: int, chunk: int) -> None:
-    """Each million's rates, the third million's against the first, Michie's against the challenge's."""
+    """Each million's rates, the third million's against the first, Michie's against the rest."""
     sizes = chunk_sizes(games, chunk)
     millions = {name: per_million(chunks, sizes) for name, chunks in spent.items()}
     if any(millions.values()):
@@ -224,7 +225,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3 * MILLION)
     parser.add_argument("--chunk", type=int, default=100_000, help="games per turn")
     parser.add_argument("--against", metavar="COMMIT",
-                        help="also train the challenge rules' MENACE of this commit, in the same turns")
+                        help="also train the challenge rules' MENACE of this commit, in the "
+                             "same turns")
     parser.add_argument("--only", choices=["challenge", "michie"],
                         help="play this rule set's games in this process, timing nothing")
     parser.add_argument("--seed", type=int, default=1, help="the seed of every MENACE's generator")
@@ -236,8 +238,9 @@ def main() -> None:
         trainers = [start("challenge", ROOT, "challenge", options.seed),
                     start("michie", ROOT, "michie", options.seed)]
         if options.against:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "reference"],
-                                     capture_output=True, check=True).stdout
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", options.against, "reference"],
+                capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
             trainers.append(start(f"challenge {options.against}", Path(folder), "challenge",
                                   options.seed))

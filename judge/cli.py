@@ -113,9 +113,9 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
-    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and the
-    lines that say how much the statistical checks could show. The first run's report is
-    printed at once when a second run follows."""
+    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and
+    the lines that say how much the statistical checks could show. The first run's report is printed
+    at once when a second run follows."""
     first_settings = thorough.first_settings(settings)
     run = _judged(manifest, first_settings, shrinking=args.shrink)
     if run.decision.verdict is not Verdict.ACCEPTED:

@@ -133,6 +133,6 @@ def test_the_readme_states_the_exact_size(submission: Golfed) -> None:
 @pytest.mark.parametrize("submission", golfed(), ids=lambda g: g.name)
 def test_the_overview_lists_the_submission_with_its_size(submission: Golfed) -> None:
     overview = (GOLF / "README.md").read_text(encoding="utf-8")
-    row = next((line for line in overview.splitlines() if line.startswith(f"| {submission.name} |")),
-               "")
+    row = next((line for line in overview.splitlines()
+                if line.startswith(f"| {submission.name} |")), "")
     assert f"| {submission.source.stat().st_size} |" in row

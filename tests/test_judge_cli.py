@@ -25,7 +25,8 @@ def last_line(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize("argv", [[], ["/no/such/folder"], ["--games", "0", str(CANONICAL)],
                                   [str(CANONICAL), "--", "python3", "x.py"],
                                   ["--", "no-such-language-here", "x"]])
-def test_bad_usage_exits_2_with_a_message(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_usage_exits_2_with_a_message(argv: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Nothing to judge, a missing folder, bad options or an unknown command: status 2."""
     assert main(argv) == 2
     assert capsys.readouterr().err.strip()
@@ -40,7 +41,8 @@ def test_a_folder_without_manifest_is_bad_usage(tmp_path: Path,
 
 def test_a_bad_manifest_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A manifest with a bad value gets a one-line message quoting it."""
-    (tmp_path / "submission.toml").write_text('command = ["python3", "m.py"]\nmoves = "semaphore"\n')
+    (tmp_path / "submission.toml").write_text(
+        'command = ["python3", "m.py"]\nmoves = "semaphore"\n')
     assert main([str(tmp_path)]) == 2
     assert "'semaphore'" in capsys.readouterr().err
 

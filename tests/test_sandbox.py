@@ -327,7 +327,8 @@ def test_the_program_sees_the_standard_library_only(tmp_path: Path) -> None:
     nor its test tools can be imported."""
     done, _ = contained("""
         import importlib.util, site
-        print([name for folder in site.getsitepackages() for name in __import__("os").listdir(folder)])
+        print([name for folder in site.getsitepackages()
+               for name in __import__("os").listdir(folder)])
         print([importlib.util.find_spec(name) is None for name in ("judge", "pytest", "json")])
     """, tmp_path)
     assert done.returncode == 0, done.stderr

@@ -92,7 +92,7 @@ FIXTURES = fixtures()
 
 def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
-    """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
+    """The judge's machine-readable result for a fixture, on the given or its own transport."""
     result = tmp_path / "result.json"
     command = ["--games", str(fixture.games),
                "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
@@ -212,7 +212,8 @@ SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("fixture,seed", SEEDED,
-                         ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name for f, seed in SEEDED])
+                         ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name
+                              for f, seed in SEEDED])
 def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
     """The judge gives the fixture the verdict of its folder, and its expected check."""
     report = judge(fixture, tmp_path, seed=seed)

@@ -93,7 +93,8 @@ def _site_folders(prefix: str) -> list[Path]:
     """The site-packages folders of the Python installed at `prefix`."""
     folders = [Path(folder) for folder in site.getsitepackages([prefix])]
     if prefix == "/usr":  # Debian's Python also reads these
-        folders += [Path("/usr/lib/python3/dist-packages"), Path("/usr/local/lib/python3/dist-packages")]
+        folders += [Path("/usr/lib/python3/dist-packages"),
+                    Path("/usr/local/lib/python3/dist-packages")]
     return folders
 
 

@@ -177,14 +177,15 @@ def _write_all(handle: int, text: str) -> None:
 
 
 def private_folder() -> Path:
-    """The user's own folder for replays, made with mode 0700; refused if anyone else could use it."""
+    """The user's own folder for replays, mode 0700; refused if anyone else could use it."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     folder = Path(cache) / "menace-judge" / "replays"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)
     except OSError as error:
-        raise OutputError(f"cannot make the replay folder {str(folder)!r}: {error.strerror}") from None
+        raise OutputError(f"cannot make the replay folder {str(folder)!r}: "
+                          f"{error.strerror}") from None
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise OutputError(f"the replay folder {str(folder)!r} is not private to you (a folder of "
                           "yours with mode 0700): use --save-replay FILE")
@@ -199,6 +200,7 @@ def default_replay_path(name: str, seed: int) -> Path:
         handle, path = tempfile.mkstemp(prefix=f"replay-{safe[:NAME_CHARACTERS]}-{seed}-",
                                         suffix=".json", dir=folder)
     except OSError as error:
-        raise OutputError(f"cannot make a replay file in {str(folder)!r}: {error.strerror}") from None
+        raise OutputError(f"cannot make a replay file in {str(folder)!r}: "
+                          f"{error.strerror}") from None
     os.close(handle)
     return Path(path)
