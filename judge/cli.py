@@ -67,8 +67,8 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
         need_hypothesis()
     if replay is not None and not command and args.path is None:
         confirm(manifest, args.replay, args.yes)
-    size = manifest.source_bytes()
-    about = manifest.language + ("" if size is None else f", {size} bytes")
+    size = manifest.bytes_text()
+    about = manifest.language + (f", {size}" if size else "")
     print(printable(f"judging {manifest.name} ({about}): {plural(settings.games, 'game')}, "
                     f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
                     f"(from {settings.transport_source})"),

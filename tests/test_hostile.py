@@ -114,10 +114,10 @@ def token_processes(seed: int) -> list[int]:
 
 
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (p) of the sandbox's tests, one folder each; none holds a link."""
+    """Attack classes (a) to (p), and (v), of the sandbox's tests: a folder each, none a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
-    assert classes == list("abcdefghijklmnop")
+    assert classes == [*"abcdefghijklmnop", "v"]
     assert not [path for path in HOSTILE.rglob("*") if path.is_symlink()]
 
 
@@ -324,3 +324,11 @@ def test_p_control_sequences_act_on_no_file(tmp_path: Path) -> None:
     assert "\x1b" not in shown and "\x07" not in shown
     assert "\\x1b]52;c;aGFja2Vk\\x07" in shown
     assert "\x1b]52;c;aGFja2Vk\x07" in str(report["got"])
+
+
+def test_v_the_judges_own_code_is_out_of_reach(tmp_path: Path) -> None:
+    """(v) Beside the packages the program may import, the judge and the reference fail to
+    import as if they were not installed, and what installed them reads empty."""
+    report, _ = judge("imports-the-judge", tmp_path)
+    assert report["stderr_tail"] == ["refused: No module named 'judge'",
+                                     "refused: No module named 'reference'"]

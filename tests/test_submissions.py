@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -64,6 +65,10 @@ class Fixture:
     games: int
     seeds: tuple[int, ...]
     """Judge seeds to run it with: each must give the same verdict and check."""
+    stderr: str | None
+    """A line the end of the program's stderr must hold."""
+    runtime: str
+    """The program its command starts: a fixture whose runtime is not installed is skipped."""
 
     @property
     def name(self) -> str:
@@ -77,7 +82,8 @@ def read_fixture(folder: Path) -> Fixture:
     expected = manifest.get("expected", {})
     return Fixture(folder=folder, verdict=folder.parent.name, check=expected.get("check"),
                    transport=expected.get("transport"), games=expected.get("games", GAMES),
-                   seeds=tuple(expected.get("seeds", [expected.get("seed", SEED)])))
+                   seeds=tuple(expected.get("seeds", [expected.get("seed", SEED)])),
+                   stderr=expected.get("stderr"), runtime=manifest["command"][0])
 
 
 def fixtures() -> list[Fixture]:
@@ -93,6 +99,8 @@ FIXTURES = fixtures()
 def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or its own transport."""
+    if fixture.runtime not in ("python", "python3") and shutil.which(fixture.runtime) is None:
+        pytest.skip(f"{fixture.runtime} is not installed")
     result = tmp_path / "result.json"
     command = ["--games", str(fixture.games),
                "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
@@ -220,6 +228,8 @@ def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -
     assert report["verdict"] == fixture.verdict, report
     if fixture.check is not None:
         assert report["check"] == fixture.check, report
+    if fixture.stderr is not None:
+        assert fixture.stderr in report["stderr_tail"], report["stderr_tail"]
 
 
 FLUSHING = [f for f in FIXTURES if f.verdict == "accepted" and f.transport is None]

@@ -118,7 +118,7 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
     ending = run.facts.ending
     judged: dict[str, Any] = {} if manifest is None else {
         "submission": manifest.name, "language": manifest.language,
-        "bytes": manifest.source_bytes()}
+        "bytes": manifest.source_bytes(), "code_page": manifest.code_page or None}
     return judged | {
         "verdict": decision.verdict.value,
         "check": decision.check.value if decision.check else None,

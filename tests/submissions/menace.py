@@ -20,7 +20,7 @@ FAULTS = frozenset({
     "lowercase-marks", "blank-line-after-boards", "prompts-on-stderr", "greatest-image-labels",
     "shuffled-dumps", "random-orientation-labels", "new-frame-every-dump", "beads-one-to-nine",
     "beads-as-letters", "unlabelled-dump", "digit-moves", "one-bead-boxes", "refill-on-draw",
-    "no-flush",
+    "no-flush", "draws-with-numpy",
     # faults
     "reads-all-input-first", "busy-before-second-move", "303-boxes",
     "box-repeated-under-symmetry", "illegal-bead", "empty-box", "learning-win", "learning-draw",
@@ -61,6 +61,9 @@ def fault(name):
     assert name in FAULTS, name
     return name in CHOSEN
 
+
+NUMPY = __import__("numpy").random.default_rng(SEED) if fault("draws-with-numpy") else None
+"""numpy's generator, which draws every bead (draws-with-numpy): an installed package imported."""
 
 # Each symmetry as a source list: the image of board b is "".join(b[s] for s in source),
 # so a bead on square i of a label means square source[i] of the board it was made from.
@@ -310,6 +313,8 @@ def draw(beads, rng):
         bead = max(sorted(set(beads)), key=beads.count)
     elif fault("uniform-over-squares"):
         bead = rng.choice(sorted(set(beads)))
+    elif fault("draws-with-numpy"):
+        return beads.pop(int(NUMPY.integers(len(beads))))
     elif fault("draws-printed-first"):
         return beads.pop(0)
     elif fault("draws-front-half"):
