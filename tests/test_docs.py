@@ -161,8 +161,8 @@ CODE_SPAN = re.compile(r"`([^`\n]+)`")
 """Code in a document's prose: a file, a module, a function, a command."""
 FILE_NAME = re.compile(r"(?:[\w.-]+/)*[\w.-]+\.(?:py|md|toml|json|txt|png|js|rb|pl|c|sh)")
 """A code span that names a file of the project."""
-MADE_ELSEWHERE = frozenset({"submission.toml"})
-"""File names a golfer's own folder holds, not this project's."""
+NOT_OURS = frozenset({"submission.toml", "sitecustomize.py"})
+"""Files the pages name that lie outside the project: a golfer's own, the system's Python's."""
 PLACES = ("", "judge", "reference", "reference/study", "tests", "bench", "golf")
 """Where a file named without its folder is looked for (docs/layout.md names a package's
 modules from the package's folder)."""
@@ -187,7 +187,7 @@ def named_files(path: Path) -> set[str]:
     """The project's files a document names in code spans (not placeholders such as
     `replay-NAME-SEED.json`, paths that leave the project, or a golfer's own files)."""
     return {span for span in map(str.strip, spans(path)) if FILE_NAME.fullmatch(span)
-            and span not in MADE_ELSEWHERE and not span.startswith("..")
+            and span not in NOT_OURS and not span.startswith("..")
             and not re.search(r"[A-Z]{3}", span)}
 
 
