@@ -33,6 +33,7 @@ from reference.outcome import Outcome, Tally
 from reference.positions import OpponentTable, result_of
 from reference.rules import CHALLENGE, EmptyBox, Rules
 from reference.symmetry import canonical, inverse, map_cell
+from reference.tables import box_table
 
 
 class InvalidBoxesError(ValueError):
@@ -67,6 +68,12 @@ def initial_contents(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, l
             for label, counts in initial_counts(rules, player).items()}
 
 
+@cache
+def _box_numbers(player: str) -> Mapping[Board, BoxId]:
+    """Each box's place in the box order, by label, made once a process and only read."""
+    return {label: box for box, label in enumerate(box_labels(player))}
+
+
 class Menace:
     """A MENACE that plays `player` under `rules`, drawing beads with `rng`.
 
@@ -87,8 +94,8 @@ class Menace:
         self.player = player
         self.rng = rng if rng is not None else random.Random()
         self._labels = box_labels(player)
-        self._index = {label: box for box, label in enumerate(self._labels)}
-        self._empties = tuple(empty_cells(label) for label in self._labels)
+        self._index = _box_numbers(player)
+        self._empties = box_table(player).label_empties
         self._drawn: list[tuple[BoxId, Cell, bool]] = []
         """The beads drawn this game, kept aside: box, square, and True once taken out of the box
         (else still counted in it, as after a win)."""

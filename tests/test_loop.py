@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import random
+import weakref
 from collections.abc import Sequence
 
 import pytest
@@ -40,6 +42,7 @@ RULES = {
                                       empty_box=EmptyBox.RANDOM),
     "frozen (evaluation)": frozen_rules(CHALLENGE),
     "two beads back": Rules(win=3, draw=1, refill_beads=1),
+    "a draw worth more than a win": Rules(win=0, draw=3, loss=-1),
     "boxes of blocks": Rules(initial_beads=(1000, 999, 250, 2), win=1000, draw=3, loss=-1,
                              empty_box=EmptyBox.RESIGN),
 }
@@ -112,6 +115,7 @@ def test_the_loop_plays_the_games_of_the_plain_rules(
 @pytest.mark.parametrize(("rules", "player", "opponent"), [
     ("michie", X, "menace"), ("michie", O, "perfect"), ("random from an empty box", O, "menace"),
     ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"), ("boxes of blocks", O, "menace"),
+    ("a draw worth more than a win", X, "legal moves"),
 ])
 def test_long_runs_with_resignations_refills_and_empty_boxes_play_the_same(
     rules: str, player: str, opponent: str,
@@ -147,6 +151,22 @@ def test_empty_boxes_met_by_the_learner_are_counted_game_by_game() -> None:
     played = play_games([Match(menace, legal_successors())], 7, menace.draws)
     assert played.empty_boxes == bytes([1] * 7) and set(played.results) == {Result.O_WINS}
     assert played.last_position == 0
+
+
+def test_a_learner_its_matches_and_their_plans_go_without_the_garbage_collector() -> None:
+    menace = Menace(MICHIE, rng=random.Random(1))
+    match = Match(menace, legal_successors())
+    play_games([match], 20, menace.draws)
+    menace.train(perfect_opponent(), 20)  # a match kept on the learner (match_of)
+    gone = weakref.ref(match), weakref.ref(menace)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del match, menace
+        assert [ref() for ref in gone] == [None, None]
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def test_a_menace_opponent_must_play_the_other_mark() -> None:

@@ -167,6 +167,25 @@ def test_a_judge_installed_in_a_virtualenv_hides_itself_among_its_packages(
 
 @pytest.mark.e2e
 @needs_full
+def test_a_virtualenv_made_in_the_judges_project_is_shown_in_its_parts(under_tmp: Path) -> None:
+    """A virtualenv made in the project's own folder: its interpreter, configuration and
+    packages are shown, and the project beside them is not."""
+    project = under_tmp / "project"
+    for package in ("judge", "reference"):
+        shutil.copytree(ROOT / package, project / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    venv.create(project, with_pip=False)
+    with_an_installed_module(Path(sysconfig.get_path("purelib", vars={"base": str(project)})))
+    answer = answer_that_imports(under_tmp / "scratch", INSTALLED)
+    run = judged(str(project / "bin" / "python"), "--json", "-", ".", cwd=answer,
+                 env={"PYTHONPATH": str(project)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert json.loads(run.stdout)["stderr_tail"] == [
+        "refused: No module named 'judge'", "refused: No module named 'reference'"]
+
+
+@pytest.mark.e2e
+@needs_full
 def test_the_users_packages_are_seen_by_a_python_that_reads_them(under_tmp: Path) -> None:
     """The judge run by a Python outside a virtualenv, which reads the user's site-packages
     (here under PYTHONUSERBASE): an answer imports a module installed there."""
