@@ -25,7 +25,8 @@ from judge.running.sandbox import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
-REACHES_FOR_THE_JUDGE = ROOT / "tests" / "submissions" / "hostile" / "imports-the-judge" / "attack.py"
+REACHES_FOR_THE_JUDGE = (ROOT / "tests" / "submissions" / "hostile" / "imports-the-judge"
+                         / "attack.py")
 INSTALLED = "menace_installed"
 """A module the tests install for a Python, as a golfer installs numpy."""
 FOUND = support()

@@ -46,7 +46,8 @@ SEARCH_PATH: Final = "/usr/local/bin:/usr/bin:/bin"
 """Where runtimes are looked for first; then on the judge's own PATH."""
 DISTRIBUTION: Final = "menace-golf"
 """The judge's own distribution (pyproject.toml's name): nothing it installed is shown."""
-NOT_INSTALLED: Final = b'raise ModuleNotFoundError(f"No module named {__name__!r}", name=__name__)\n'
+NOT_INSTALLED: Final = (b'raise ModuleNotFoundError(f"No module named {__name__!r}", '
+                        b'name=__name__)\n')
 """The one module of a judge's package inside the sandbox: importing it fails as if the judge
 were not installed, as it does where an editable install's hooks are covered."""
 
