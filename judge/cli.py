@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import os
 import random
 import shlex
 import signal
@@ -15,12 +14,12 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
 from judge.deciding import thorough
-from judge.deciding.verdict import Verdict, exit_status
+from judge.deciding.judging import Run, judge
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -30,30 +29,28 @@ from judge.invocation import (
     need_hypothesis,
     settings_from,
 )
-from judge.judging import Run, judge
 from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
-from judge.manifest import Manifest, ManifestError, is_collection, is_submission
-from judge.options import SandboxPolicy
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
-from judge.settings import Settings
 from judge.telling.outputs import (
     OutputError,
     default_replay_path,
     is_stdout,
+    reader_may_leave,
     write_atomically,
     write_output,
 )
-from judge.telling.replay import ReplayError, read_replay, replay_text
 from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.telling.shrinking.case import test_body
 from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.telling.text import plural, printable
-
-CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
-"""The exit status when whoever reads the judge's output stops reading, as a shell gives it."""
+from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
+from judge.terms.options import SandboxPolicy
+from judge.terms.replay import ReplayError, read_replay, replay_text
+from judge.terms.settings import Settings
+from judge.terms.text import plural, printable
+from judge.terms.verdicts import Verdict, exit_status
 
 
 def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
@@ -70,8 +67,8 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
         need_hypothesis()
     if replay is not None and not command and args.path is None:
         confirm(manifest, args.replay, args.yes)
-    size = manifest.source_bytes()
-    about = manifest.language + ("" if size is None else f", {size} bytes")
+    size = manifest.bytes_text()
+    about = manifest.language + (f", {size}" if size else "")
     print(printable(f"judging {manifest.name} ({about}): {plural(settings.games, 'game')}, "
                     f"seed {seed}, opponent {settings.opponent}, transport {settings.transport} "
                     f"(from {settings.transport_source})"),
@@ -116,14 +113,14 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
-    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and the
-    lines that say how much the statistical checks could show. The first run's report is
-    printed at once when a second run follows."""
+    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and
+    the lines that say how much the statistical checks could show. The first run's report is printed
+    at once when a second run follows."""
     first_settings = thorough.first_settings(settings)
     run = _judged(manifest, first_settings, shrinking=args.shrink)
     if run.decision.verdict is not Verdict.ACCEPTED:
         return run, first_settings, [thorough.false_alarm_line()]
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
     if plan.games is None:
         return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
@@ -134,7 +131,7 @@ def _judged_thoroughly(manifest: Manifest, settings: Settings,
                      f"seed {second.seed}")),
           flush=True)
     run = _judged(manifest, second, shrinking=args.shrink)
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
 
 
@@ -222,12 +219,16 @@ def _stop_on_terminate(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace, command: list[str]) -> int:
     """Act on parsed arguments: judge a folder of submissions, or one; the exit status.
 
-    When an output goes to the standard output (`-`), everything else printed goes to stderr.
+    When an output goes to the standard output (`-`), everything else printed goes to stderr;
+    a reader of the standard output that stops early (`| head -1`) changes nothing else.
     """
-    stdout = sys.stdout
+    stdout = reader_may_leave(sys.stdout)
     taken = any(is_stdout(getattr(args, option)) for option in STDOUT_OUTPUTS)
-    with contextlib.redirect_stdout(sys.stderr) if taken else contextlib.nullcontext():
-        return _run(args, command, stdout)
+    try:
+        with contextlib.redirect_stdout(sys.stderr if taken else stdout):
+            return _run(args, command, stdout)
+    finally:
+        stdout.flush()
 
 
 def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
@@ -263,8 +264,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate)
     try:
         return run(args, command)
-    except BrokenPipeError:  # `| head` read what it wanted: stop quietly, as a filter does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return CLOSED_STDOUT
     finally:
         signal.signal(signal.SIGTERM, previous)

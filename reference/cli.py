@@ -77,7 +77,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beads", type=beads_option, metavar="A,B,C,D",
                         help="initial beads per square for MENACE's 1st, 2nd, 3rd, 4th move")
     parser.add_argument("--win", type=incentive_option, metavar="N", help="beads added after a win")
-    parser.add_argument("--draw", type=incentive_option, metavar="N", help="beads added after a draw")
+    parser.add_argument("--draw", type=incentive_option, metavar="N",
+                        help="beads added after a draw")
     parser.add_argument("--loss", type=incentive_option, metavar="N",
                         help="beads added after a loss (-1 keeps the drawn bead out)")
     parser.add_argument("--empty-box", choices=[e.value for e in EmptyBox],
@@ -126,13 +127,14 @@ def load_menace(
     menace = Menace(rules, player=player, rng=rng)
     if path is None or not path.exists():
         return menace, 0
-    from reference.storage import BoxFileError, load_boxes  # JSON only when a file is used
+    from reference.boxes_file import BoxFileError, load_boxes  # JSON only when a file is used
 
     try:
         counts, games = load_boxes(path, player)
         menace.load_counts(counts)
     except (BoxFileError, InvalidBoxesError) as error:
-        raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)") from error
+        raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)"
+                         ) from error
     return menace, games
 
 
@@ -142,7 +144,7 @@ def saving_to(path: Path | None) -> Iterator[None]:
     if path is None:
         yield
         return
-    from reference.storage import BoxesLock, BoxFileError, check_writable
+    from reference.boxes_file import BoxesLock, BoxFileError, check_writable
 
     lock = BoxesLock(path)
     try:
@@ -178,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def play(menace: Menace, games_before: int, path: Path | None, console: Console) -> int:
     """Play the session, saving the boxes to `path` after every game; the exit status."""
-    from reference.storage import BoxFileError, save_boxes
+    from reference.boxes_file import BoxFileError, save_boxes
 
     if path is not None and console.interactive:
         learned = f"{games_before} games learned" if games_before else "fresh boxes"

@@ -21,8 +21,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from reference.__main__ import main
 from reference.beads import counts_of
+from reference.boxes_file import BoxesLock, load_boxes
 from reference.menace import initial_contents
-from reference.storage import BoxesLock, load_boxes
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +55,8 @@ def last_dump(stdout: str) -> dict[str, tuple[int, ...]]:
     return dumps(stdout)[-1]
 
 
-@pytest.mark.parametrize("argv", [["--boxes", "FILE"], ["train", "--games", "10", "--boxes", "FILE"],
+@pytest.mark.parametrize("argv", [["--boxes", "FILE"],
+                                  ["train", "--games", "10", "--boxes", "FILE"],
                                   ["evaluate", "--games", "10", "--boxes", "FILE"]])
 def test_deeply_nested_json_is_refused_with_a_message_and_left_untouched(
         tmp_path: Path, argv: list[str]) -> None:
@@ -213,10 +214,10 @@ def interrupted(where: str, after: int) -> Iterator[None]:
         return real(*args)  # type: ignore[operator]
 
     if where == "before the rename":
-        with mock.patch("reference.storage.os.replace", lambda *a: fail(real_replace, *a)):
+        with mock.patch("reference.boxes_file.os.replace", lambda *a: fail(real_replace, *a)):
             yield
     else:
-        with mock.patch("reference.storage.os.fsync", lambda *a: fail(real_fsync, *a)):
+        with mock.patch("reference.boxes_file.os.fsync", lambda *a: fail(real_fsync, *a)):
             yield
 
 
@@ -255,7 +256,8 @@ class BoxesFileMachine(RuleBasedStateMachine):
 
     @rule(games=st.integers(1, 3), seed=st.integers(0, 99), data=st.data(),
           where=st.sampled_from(["mid-write", "before the rename", "disk full"]))
-    def an_interrupted_session(self, games: int, seed: int, data: st.DataObject, where: str) -> None:
+    def an_interrupted_session(self, games: int, seed: int, data: st.DataObject,
+                               where: str) -> None:
         after = data.draw(st.integers(0, games - 1), label="saves that succeed")
         with interrupted(where, after):
             status, out, err = self._session(games, seed)

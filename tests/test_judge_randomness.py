@@ -8,13 +8,13 @@ import math
 import random
 
 import pytest
+from simulation import Fault, Keeping, Printing, simulate
 
 from reference.board import EMPTY, Board, Cell, O, X, empty_cells
 from reference.symmetry import map_cell, stabiliser
 
 from judge.deciding.bead_ages import Ages
 from judge.deciding.board_laws import BOARD_NAMES, board_laws, completing
-from judge.deciding.boxes import box_labels, square_orbit
 from judge.deciding.draw_laws import (
     COUNT_POWERS,
     PLACE_LAWS,
@@ -35,7 +35,6 @@ from judge.deciding.randomness import (
     counts_of,
 )
 from judge.deciding.refill_law import orbit_ids
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
 from judge.deciding.strengths import (
     PATTERN_WEIGHTS,
     SWITCHING,
@@ -44,6 +43,7 @@ from judge.deciding.strengths import (
     context_of,
     on_in_game,
 )
+from judge.terms.boxes import box_labels, square_orbit
 
 LABELS = box_labels()
 LOWERED = 20.0
@@ -73,7 +73,8 @@ def test_each_law_is_a_law_and_each_bet_its_definition() -> None:
         n = len(printed)
         first, last = rng.randint(1, n), rng.randint(1, n)
         near = frozenset(rng.sample(range(n), rng.randint(1, n)))
-        laws = [*count_laws(counts_of(beads), ids, present), *place_laws(printed, present, first, last),
+        laws = [*count_laws(counts_of(beads), ids, present),
+                *place_laws(printed, present, first, last),
                 near_law(printed, present, near, REPEAT_SHARE, spec)]
         for law in laws:
             assert math.fsum(law) == pytest.approx(1.0) and min(law) >= 0
@@ -99,7 +100,8 @@ def test_place_laws_say_what_their_names_say() -> None:
     assert to_back == pytest.approx(to_front[::-1])
     assert len(laws) == PLACE_LAWS
     # a newest group of three beads of unknown order: never the newest spares each 2 times in 3
-    assert place_laws((0, 1, 2, 3), (0, 1, 2, 3), 1, 3)[1] == pytest.approx((1 / 3, 2 / 9, 2 / 9, 2 / 9))
+    assert place_laws((0, 1, 2, 3), (0, 1, 2, 3), 1, 3)[1] == pytest.approx((1 / 3, 2 / 9, 2 / 9,
+                                                                             2 / 9))
 
 
 def answer(rng: random.Random, label: Board) -> Cell | None:
@@ -180,7 +182,8 @@ def test_no_alternative_passes_its_false_alarm_rate() -> None:
         for k, top in enumerate(outcome.draw_peaks):
             crossed[k] += top >= math.log(LOWERED)
     assert pooled <= runs / LOWERED + tolerance
-    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(DRAW_ALTERNATIVES, crossed, strict=True))
+    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(DRAW_ALTERNATIVES, crossed,
+                                                                strict=True))
 
 
 @pytest.mark.parametrize("fault,size,games,kind,alternative", [
@@ -206,8 +209,8 @@ def test_each_alternative_catches_its_fault(fault: Fault, size: float, games: in
     the likeliest (or all but); the same MENACE without it is not."""
     for seed in (1, 2, 3):
         outcome = simulate(fault, size, games, seed, **kind)  # type: ignore[arg-type]
-        assert outcome.draws_rejected is not None, (seed, outcome.draw_test.ratios())
-        top = outcome.draw_test.per_alternative()[:3]
+        assert outcome.draws_rejected is not None, (seed, outcome.bead_draws.ratios())
+        top = outcome.bead_draws.per_alternative()[:3]
         assert any(line.startswith(alternative) for line in top), top
     correct = simulate(Fault.NONE, 0.0, games, 1, **kind)  # type: ignore[arg-type]
     assert correct.draws_rejected is None
@@ -221,8 +224,8 @@ def test_faults_that_switch_on_and_off_are_caught_within_1000_games(fault: Fault
     that switch on and off."""
     for seed in (1, 2, 3):
         outcome = simulate(fault, 1.0, 1000, seed)
-        assert outcome.draws_rejected is not None, (seed, outcome.draw_test.ratios())
-        assert outcome.draw_test.strongest.endswith(SWITCHING), outcome.draw_test.strongest
+        assert outcome.draws_rejected is not None, (seed, outcome.bead_draws.ratios())
+        assert outcome.bead_draws.strongest.endswith(SWITCHING), outcome.bead_draws.strongest
 
 
 @pytest.mark.e2e
@@ -232,8 +235,9 @@ def test_alternate_places_half_the_time_are_caught() -> None:
     plays (its false-alarm share, 1 in 20,000)."""
     for seed, games, threshold in ((1, 1000, 1e4), (3, 1000, 1e4), (2, 3000, 2e4)):
         outcome = simulate(Fault.ALTERNATE, 0.5, games, seed, threshold=threshold)
-        assert outcome.draws_rejected is not None, (seed, outcome.draw_test.ratios())
-        assert outcome.draw_test.strongest.startswith("alternate places"), outcome.draw_test.strongest
+        assert outcome.draws_rejected is not None, (seed, outcome.bead_draws.ratios())
+        strongest = outcome.bead_draws.strongest
+        assert strongest.startswith("alternate places"), strongest
 
 
 @pytest.mark.parametrize("fault", [Fault.UNIFORM, Fault.SHARPENED])
@@ -243,8 +247,8 @@ def test_a_fault_from_game_150_is_caught_within_150_games(fault: Fault) -> None:
     for seed in (1, 2, 3):
         outcome = simulate(fault, 1.0, 300, seed, start=150)
         assert outcome.draws_rejected is not None and 150 <= outcome.draws_rejected <= 300
-        k = max(range(len(DRAW_ALTERNATIVES)), key=lambda j: outcome.draw_test.log_values[j])
-        assert 120 <= outcome.draw_test.starts[k] <= 180, outcome.draw_test.strongest
+        k = max(range(len(DRAW_ALTERNATIVES)), key=lambda j: outcome.bead_draws.log_values[j])
+        assert 120 <= outcome.bead_draws.starts[k] <= 180, outcome.bead_draws.strongest
 
 
 def test_board_laws_say_what_their_names_say() -> None:
@@ -257,7 +261,8 @@ def test_board_laws_say_what_their_names_say() -> None:
     assert laws["a winning square whenever a bead names one"] == (1, 0, 0, 0)
     assert laws["a blocking square whenever a bead names one"] == (0, 1, 0, 0)
     assert laws["a winning square, else a blocking one, whenever a bead names one"] == (1, 0, 0, 0)
-    assert laws["odds raised 4 times on winning squares"] == pytest.approx((4 / 7, 1 / 7, 1 / 7, 1 / 7))
+    assert laws["odds raised 4 times on winning squares"] == pytest.approx(
+        (4 / 7, 1 / 7, 1 / 7, 1 / 7))
     assert laws["odds raised 4 times on corners"] == pytest.approx((4 / 13, 1 / 13, 4 / 13, 4 / 13))
     assert laws["odds raised 4 times on the centre"] == pytest.approx((1 / 4,) * 4)
     assert laws["odds raised 4 times on squares beside the opponent's last move"] == pytest.approx(

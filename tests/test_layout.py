@@ -1,4 +1,5 @@
-"""The architecture: the model never imports the study tools, the judge only the pure model, no cycles."""
+"""The architecture: the model never imports the study tools, the judge only the pure model and
+only down its floors, no cycles."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("reference", "judge")
-PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver",
-                        "reference.outcome"})
+PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes",
+                        "reference.solver", "reference.outcome"})
 """The rules of the game, which the judge may use; never the MENACE engine."""
 SHARED = frozenset({"reference.notation", "reference.commandline", "reference.files"})
 """How moves are written (SPEC section 2), what every command line shares, and how a file is
@@ -23,7 +24,7 @@ def module_name(path: Path) -> str:
 
 
 def imports() -> dict[str, set[str]]:
-    """For each module of the project, the project modules it imports, at the top or inside a function."""
+    """Each module of the project, and the project's modules it imports (anywhere in it)."""
     found: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -56,6 +57,28 @@ def test_the_judge_uses_only_the_pure_model() -> None:
             assert used <= allowed, f"{name} imports {sorted(used - allowed)}"
     for name in SHARED:
         assert graph[name] <= PURE_MODEL, f"{name} imports {sorted(graph[name] - PURE_MODEL)}"
+
+
+FLOORS = ("judge.terms", "judge.running", "judge.reading", "judge.deciding", "judge.telling")
+"""The judge's floors from the ground up; the rest of `judge` (the command line, the public
+toolkit) stands on top of them all."""
+
+
+def floor(name: str) -> int:
+    """The floor a module of the judge stands on: its folder's place in FLOORS, or the top."""
+    return next((number for number, folder in enumerate(FLOORS)
+                 if name == folder or name.startswith(folder + ".")), len(FLOORS))
+
+
+def test_the_judge_imports_only_down_its_floors() -> None:
+    graph = imports()
+    judge = {name: {n for n in names if n.startswith("judge")}
+             for name, names in graph.items() if name.startswith("judge")}
+    assert {floor(name) for name in judge} == set(range(len(FLOORS) + 1))
+    assert floor("judge.reading.reader") < floor("judge.deciding.referee") < floor("judge.cli")
+    for name, names in judge.items():
+        up = sorted(n for n in names if floor(n) > floor(name))
+        assert not up, f"{name} imports {up}, from a floor above its own"
 
 
 def test_no_import_cycles() -> None:
@@ -105,3 +128,5 @@ def test_the_layout_page_lists_every_module_after_those_it_imports() -> None:
     for name in order:
         later = sorted(n for n in graph[name] if n in place and place[n] > place[name])
         assert not later, f"{name} imports {later}, listed after it"
+    floors = [floor(name) for name in order if name.startswith("judge")]
+    assert floors == sorted(floors), "the judge's modules are listed floor by floor, ground first"

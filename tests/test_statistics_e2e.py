@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import math
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from fixture_folders import assembled
+from live import judge_process
+from simulation import Fault, Keeping, Printing, simulate
 
-from judge.deciding.evidence import FALSE_ALARM
 from judge.deciding.randomness import DRAW_ALTERNATIVES
 from judge.deciding.refill_law import REFILL_ALTERNATIVES
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
+from judge.terms.options import FALSE_ALARM
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 2000
@@ -64,16 +63,14 @@ def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
     printed sorted, is caught within 1,000 games on five seeds."""
     for seed in range(1, 6):
         outcome = simulate(Fault.SKIPS_LAST, 1.0, 1000, seed, one_bead=one_bead)
-        assert outcome.draws_rejected is not None, outcome.draw_test.ratios()
+        assert outcome.draws_rejected is not None, outcome.bead_draws.ratios()
 
 
 def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got(tmp_path: Path) -> None:
     """The canonical program under --thorough with a small budget: two runs, both accepted, and
     lines that say what power the alternatives reached and the false-alarm rate."""
-    run = subprocess.run(
-        [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--thorough",
-         "--thorough-time", "20", str(assembled("accepted/canonical", tmp_path))],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    run = judge_process("--games", "60", "--seed", "5", "--thorough", "--thorough-time", "20",
+                        assembled("accepted/canonical", tmp_path))
     lines = run.stdout.splitlines()
     assert run.returncode == 0 and lines[-1].startswith("accepted"), run.stdout[-2000:]
     assert any(line.startswith("thorough, second run:") for line in lines)

@@ -17,9 +17,7 @@ from reference.board import EMPTY, Board, legal_moves
 from reference.menace import Menace
 from reference.symmetry import transform
 
-from judge.deciding.boxes import needs_box
 from judge.deciding.opponents import Choices, Opponent
-from judge.deciding.verdict import Check
 from judge.invariants import result_of
 from judge.strategies import (
     beads,
@@ -33,6 +31,8 @@ from judge.strategies import (
     symmetries,
     transcripts,
 )
+from judge.terms.boxes import needs_box
+from judge.terms.verdicts import Check
 from judge.testing import (
     assert_accepted,
     check_dump,
@@ -54,7 +54,8 @@ class WinWithoutReward(Menace):
 
 
 @given(st.integers(min_value=0, max_value=9), st.data())
-def test_positions_after_k_moves_have_k_marks_and_are_reachable(k: int, data: st.DataObject) -> None:
+def test_positions_after_k_moves_have_k_marks_and_are_reachable(k: int,
+                                                                data: st.DataObject) -> None:
     board = data.draw(positions(moves=k))
     assert 9 - board.count(EMPTY) == k
     assert board.count("X") - board.count("O") in (0, 1)

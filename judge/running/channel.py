@@ -1,7 +1,7 @@
 """What the referee needs of a running program: a channel of lines, each read with a time limit.
 
-A live `judge.running.session.Session` is one; a test can be another (a transcript played back), with
-no subprocess. Every answer comes back as a value: a line, or why there is none.
+A live `judge.running.session.Session` is one; a test can be another (a transcript played back),
+with no subprocess. Every answer comes back as a value: a line, or why there is none.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final, Protocol
 
-from judge.options import Transport
 from judge.running.processes import Progress
+from judge.terms.options import Transport
 
 
 class NoLine(Enum):
@@ -34,7 +34,7 @@ class Channel(Protocol):
     limit, take the lines already there, look at what the program is doing, wait for its end.
 
     Starting and ending the program are not the referee's: judge/running/launch.py starts it and
-    judge/judging.py ends it, through the live `judge.running.session.Session`."""
+    judge/deciding/judging.py ends it, through the live `judge.running.session.Session`."""
 
     @property
     def transport(self) -> Transport:

@@ -16,9 +16,8 @@ import tty
 from pathlib import Path
 from typing import Final
 
-from judge.deciding.verdict import Ending
-from judge.options import Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
     ProcessReading,
@@ -31,6 +30,7 @@ from judge.running.processes import (
     states,
 )
 from judge.running.sandbox import Sandbox
+from judge.terms.options import Transport
 
 CHUNK: Final = 1 << 16
 STDERR_PIPE_BYTES: Final = 1 << 20
@@ -112,16 +112,6 @@ class Session:
         marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
         return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox, marker)
 
-    @property
-    def input_fd(self) -> int:
-        """The descriptor the program's input is written to."""
-        return self._stdin
-
-    @property
-    def output_fd(self) -> int:
-        """The descriptor the program's output is read from."""
-        return self._stdout
-
     # -- talking -------------------------------------------------------------------------
 
     def send_line(self, text: str) -> bool:
@@ -138,7 +128,7 @@ class Session:
         return True
 
     def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next line of output, or EOF, TIMEOUT (no output at all for `timeout` s) or OUTPUT_LIMIT."""
+        """The next line of output; EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
         output = self.output
         if output.lines:
             return output.lines.popleft()
@@ -304,7 +294,7 @@ class Session:
     # -- ending --------------------------------------------------------------------------
 
     def close(self) -> Ending:
-        """Kill whatever is left of the program's processes, verify they are gone, and say how it ended."""
+        """Kill what is left of the program's processes, verify they are gone: how it ended."""
         if not self._poll_exit():
             self.killed_by_judge = True
             self._kill_group()

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from judge import options
-from judge.options import Choice, OpponentKind, Transport
+from judge.terms import options
+from judge.terms.options import Choice, OpponentKind, Transport
 
 LARGEST_FILE: Final = 16 << 20
 """The largest replay file read, in bytes: a run of the most games allowed needs far less."""
@@ -133,8 +133,8 @@ def parse_replay(text: str) -> Replay:
     return Replay(
         seed=_whole(data, "seed", 0, options.MAX_SEED), games=games,
         opponent=_choice(data, "opponent", OpponentKind),
-        transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)}, "transport",
-                          Transport),
+        transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)},
+                          "transport", Transport),
         moves=_moves(data, games), submission=submission, command=command, files=files,
     )
 

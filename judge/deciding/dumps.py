@@ -14,10 +14,8 @@ from reference.board import EMPTY, Board, Cell, O, X, winner
 from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
 
-from judge.deciding.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.deciding.phrases import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.deciding.randomness import counts_of
-from judge.deciding.verdict import Check, Failure, Place
-from judge.options import BeadFormat, RefillRule
 from judge.reading.formats import (
     BeadError,
     Counts,
@@ -27,8 +25,10 @@ from judge.reading.formats import (
     guess_numbering,
     read_box_line,
 )
-from judge.telling.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
-from judge.telling.text import plural
+from judge.terms.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.terms.options import BeadFormat, RefillRule
+from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 NOWHERE: Final = Place()
 """The place of a check made outside a run."""
@@ -144,7 +144,7 @@ def _read_whole(texts: list[str], reader: BoxReader,
     unlabelled: list[Counts] = []
     labelled = True
 
-    def fail(expected: str, got: str, check: Check | None = Check.DUMP,
+    def rejected(expected: str, got: str, check: Check | None = Check.DUMP,
              evidence: tuple[str, ...] = (),
              hints: tuple[str, ...] = ()) -> tuple[Failure, DumpReading]:
         return (Failure(check, place, expected, got, evidence=evidence, hints=hints),
@@ -154,18 +154,18 @@ def _read_whole(texts: list[str], reader: BoxReader,
         reading = reader.read(text)
         problem = reading.problem
         if problem is not None:
-            return fail(problem.expected, f"box {number}, {problem.got}", problem.check,
+            return rejected(problem.expected, f"box {number}, {problem.got}", problem.check,
                         hints=problem.hints)
         if number == 1:
             labelled = reading.printed is not None
         elif (reading.printed is not None) != labelled:
-            return fail("every box labelled, or none", f"box {number}: {text!r}", None)
+            return rejected("every box labelled, or none", f"box {number}: {text!r}", None)
         if reading.label is None:
             unlabelled.append(reading.counts)
             continue
         if reading.label in boxes:
             first = printed_as[reading.label]
-            return fail("each box once", f"{first} and {reading.printed} are the same box "
+            return rejected("each box once", f"{first} and {reading.printed} are the same box "
                                          f"under symmetry (box {number})",
                         evidence=(f"{reading.printed} is {first} under "
                                   f"{symmetry_between(first, reading.printed or '')}",
@@ -182,8 +182,8 @@ def _read_whole(texts: list[str], reader: BoxReader,
         printed_lines[reading.label] = text
     if len(texts) != BOX_COUNT:
         return _miscounted(texts, boxes, labelled, place)
-    return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts),
-                          readings=readings)
+    return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts),
+                             tuple(texts), readings=readings)
 
 
 def _miscounted(texts: list[str], boxes: Boxes, labelled: bool,
@@ -225,8 +225,9 @@ def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,
         allowed = len(draws) if outcome is Outcome.LOSS else 0
         if empty <= allowed:
             return None
-        return Failure(Check.DUMP, place, f"at most {plural(allowed, 'empty box', 'empty boxes')}: only a lost game "
-                       "empties a box, one per bead it drew", f"{empty} empty boxes")
+        most = plural(allowed, "empty box", "empty boxes")
+        return Failure(Check.DUMP, place, f"at most {most}: only a lost game empties a box, one "
+                       "per bead it drew", f"{empty} empty boxes")
     drawn = {draw.label for draw in draws}
     for label, counts in dump.boxes.items():
         if not any(counts) and (label not in drawn or outcome is not Outcome.LOSS):
