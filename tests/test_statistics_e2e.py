@@ -56,6 +56,31 @@ def test_2000_correct_runs_keep_the_false_alarm_bound(chunk: int) -> None:
     assert max(refills) <= allowed, dict(zip(REFILL_ALTERNATIVES, refills, strict=True))
 
 
+LONG_RUNS = 16
+LONG_GAMES = 1500
+"""Runs as long as a thorough judgement's second run plays (1,500 to 8,000 games): fewer, and
+shorter than most, so that they fit in the suite; 2,000 whole thorough judgements are measured by
+`python -m bench.randomness --false-alarms 2000 --thorough` (bench/README.md)."""
+
+
+@pytest.mark.parametrize("half", range(2))
+def test_long_correct_runs_keep_the_false_alarm_bound(half: int) -> None:
+    """8 correct runs of 1,500 games of every kind, at a threshold lowered to 20, in each of two
+    halves: the bound allows each check 5% of runs (0.4 of 8), and 3 or more of 8 come with chance
+    below 0.6% at 5%; a check whose long runs crossed 20 in half of them would fail a half with
+    chance 85%, and at 1e4 (where the bound allows 1e-4) no run comes near."""
+    crossed = [0, 0]
+    for seed in range(half * LONG_RUNS // 2, (half + 1) * LONG_RUNS // 2):
+        rng = random.Random(seed)
+        outcome = simulate(Fault.NONE, 0.0, LONG_GAMES, 10_000 + seed,
+                           printing=rng.choice(list(Printing)),
+                           keeping=rng.choice(list(Keeping)), one_bead=rng.random() < 0.5)
+        for k, peak in enumerate(outcome.peaks):
+            crossed[k] += peak >= math.log(LOWERED)
+        assert max(outcome.peaks) < math.log(1 / FALSE_ALARM), (seed, outcome.peaks)
+    assert max(crossed) <= 2, crossed
+
+
 @pytest.mark.parametrize("one_bead", [False, True])
 def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
         one_bead: bool) -> None:
