@@ -35,6 +35,7 @@ from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
+from judge.telling.commands import judge_command
 from judge.telling.outputs import (
     OutputError,
     default_replay_path,
@@ -158,12 +159,12 @@ def sandbox_line(policy: SandboxPolicy) -> str:
 def _shrink_command(args: argparse.Namespace, command: list[str], settings: Settings) -> str:
     """The command line that judges the same run again and shrinks its rejection."""
     if args.replay is not None:
-        return f"python -m judge --replay {shlex.quote(str(args.replay))} --shrink"
+        return judge_command(f"--replay {shlex.quote(str(args.replay))} --shrink")
     own = (f"--games {settings.games} --seed {settings.seed} --opponent {settings.opponent}"
            + declaration_options(args))
     if command:
-        return f"python -m judge {own} --shrink -- {shlex.join(command)}"
-    return f"python -m judge {shlex.quote(str(args.path))} {own} --shrink"
+        return judge_command(f"{own} --shrink -- {shlex.join(command)}")
+    return judge_command(f"{shlex.quote(str(args.path))} {own} --shrink")
 
 
 def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,

@@ -168,7 +168,7 @@ class Search:
         """Judge the program under these choices, one game per script (under `seed`, if given)."""
         settings = replace(self.settings, games=len(choices), keep_transcript=keep_transcript,
                            seed=self.seed if seed is None else seed)
-        return judge(self.manifest, settings, choices=choices)
+        return judge(self.manifest, settings, choices=choices, offer_declarations=False)
 
     def fails(self, choices: Choices) -> bool:
         """True when the candidate is rejected the same way (False once the budget is spent)."""
