@@ -106,4 +106,7 @@ def bare_manifest(path: Path, given: Mapping[str, str]) -> Manifest:
     except ManifestError as error:
         raise ManifestError(f"the header of {str(path)!r}: {error}") from None
     table.update(declarations_table(given))
-    return replace(manifest_from(table, files=(path.absolute(),)), declared_in=DeclaredIn.HEADER)
+    manifest = replace(manifest_from(table, files=(path.absolute(),)),
+                       declared_in=DeclaredIn.HEADER)
+    manifest.check_source()
+    return manifest
