@@ -185,10 +185,17 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
     choices, run = shrunk.choices, shrunk.run
     games, scripted, _ = size(choices)
     repeatability = shrunk.repeatability
-    lines = ["", f"SHRUNK: from {plural(shrunk.original_games, 'game')} to "
-                 f"{plural(games, 'game')} with {plural(scripted, 'scripted O move')}, in "
-                 f"{plural(shrunk.attempts, 'run')}, {shrunk.seconds:.1f} s",
-             f"  {repeatability.describe()}"]
+    searched = f"in {plural(shrunk.attempts, 'run')}, {shrunk.seconds:.1f} s"
+    if games < shrunk.original_games:
+        head = (f"SHRUNK: from {plural(shrunk.original_games, 'game')} to "
+                f"{plural(games, 'game')} with {plural(scripted, 'scripted O move')}, {searched}")
+    else:
+        why = (f"the time budget ran out first (--shrink-time {shrunk.budget:g}); allow it "
+               "more to search further" if shrunk.out_of_time else
+               "every shorter run tried passed, so the fault needs that many games")
+        head = (f"SHRUNK: nothing shorter than {plural(games, 'game')} found, {searched}: "
+                f"{why}")
+    lines = ["", head, f"  {repeatability.describe()}"]
     if not repeatability.seeded and not repeatability.repeatable:
         lines.append(f"  {SEED_ADVICE}")
     if shrunk.seed != shrunk.original_seed:
