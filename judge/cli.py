@@ -12,9 +12,10 @@ import shlex
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
@@ -115,34 +116,64 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
     """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and
-    the lines that say how much the statistical checks could show. The first run's report is printed
-    at once when a second run follows."""
+    the lines that say how much the statistical checks could show, the last in plain words.
+    Each run's progress goes to stderr as it plays; the first run's report is printed at once
+    when a second run follows."""
     first_settings = thorough.first_settings(settings)
-    run = _judged(manifest, first_settings, shrinking=args.shrink)
-    if run.decision.verdict is not Verdict.ACCEPTED:
-        return run, first_settings, [thorough.false_alarm_line()]
+    run = _judged(manifest, first_settings, shrinking=args.shrink,
+                  on_game=_progress("first run", first_settings.games))
     tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
+    if run.decision.verdict is not Verdict.ACCEPTED:
+        return run, first_settings, [thorough.false_alarm_line(),
+                                     thorough.in_plain_words(run.decision.line(), tests,
+                                                             run.games_played, second=False)]
     plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
     if plan.games is None:
-        return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
+        return run, first_settings, [*plan.lines, thorough.false_alarm_line(),
+                                     thorough.in_plain_words(run.decision.line(), tests,
+                                                             run.games_played, second=False)]
     *lines, _ = report_lines(run)
     second = thorough.second_settings(settings, plan.games)
     print("\n".join(printable(line) for line in (*lines, *plan.lines, "",
                      f"thorough, second run: {plural(second.games, 'game')}, "
                      f"seed {second.seed}")),
           flush=True)
-    run = _judged(manifest, second, shrinking=args.shrink)
+    run = _judged(manifest, second, shrinking=args.shrink,
+                  on_game=_progress("second run", second.games))
     tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
-    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
+    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line(),
+                         thorough.in_plain_words(run.decision.line(), tests, run.games_played,
+                                                 second=True)]
 
 
-def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between two progress lines of a long run."""
+
+
+def _progress(which: str, games: int) -> Callable[[int], None]:
+    """What tells, on stderr every PROGRESS_EVERY seconds and at its last game, how far a
+    thorough judgement's run of `games` games has come."""
+    started = time.monotonic()
+    due = started + PROGRESS_EVERY
+
+    def show(game: int) -> None:
+        nonlocal due
+        now = time.monotonic()
+        if now >= due or game == games:
+            due = now + PROGRESS_EVERY
+            print(f"thorough, {which}: game {game:,} of {games:,} played, "
+                  f"{now - started:.0f} s", file=sys.stderr, flush=True)
+    return show
+
+
+def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool,
+            on_game: Callable[[int], None] | None = None) -> Run:
     """The run of one submission. Every module of the judge the rest of the command needs is
     loaded before the program starts, so that a program that is not fully contained cannot
     change what judges it."""
     if shrinking:
         importlib.import_module("judge.telling.shrinking.by_hypothesis")
-    return judge(manifest, settings)
+    return judge(manifest, settings, on_game=on_game)
 
 
 def sandbox_line(policy: SandboxPolicy) -> str:

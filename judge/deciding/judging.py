@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -106,12 +107,13 @@ def opponent_for(settings: Settings, knowledge: Knowledge,
 
 
 def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None,
-          offer_declarations: bool = True) -> Run:
+          offer_declarations: bool = True, on_game: Callable[[int], None] | None = None) -> Run:
     """Judge one submission: play it under the settings and decide the verdict.
 
     `choices`, when given, script O's moves by index (`ChoiceOpponent`) instead of the
     settings' opponent. A rejection's hints offer a declaration only where the run was found
-    to pass under it (`offer_declarations`; judge/deciding/hints.py).
+    to pass under it (`offer_declarations`; judge/deciding/hints.py). `on_game` is told each
+    game's number once it is played.
     """
     begun = time.monotonic()
     knowledge = Knowledge()
@@ -122,7 +124,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     session = started.session
     try:
         played = Referee(session, manifest.dialect, settings, opponent, knowledge,
-                         warm_up).play()
+                         warm_up, on_game).play()
         ending, end_fault = _end(session, played.stop, settings)
     except BaseException:  # interrupted: leave nothing of the program behind
         session.close()

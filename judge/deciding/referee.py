@@ -4,7 +4,7 @@ output arrives, and says how the run went, as a value."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -90,8 +90,11 @@ class Referee:
 
     def __init__(self, channel: Channel, dialect: Dialect, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
-                 warm_up: threading.Thread | None = None) -> None:
+                 warm_up: threading.Thread | None = None,
+                 on_game: Callable[[int], None] | None = None) -> None:
         self.warm_up = warm_up
+        self.on_game = on_game
+        """Told the number of each game once it is played (for progress)."""
         """Builds shared tables in the background; joined before they are first used."""
         self.channel = channel
         self.dialect = dialect
@@ -153,6 +156,8 @@ class Referee:
                 self.play_game(game)
                 self.games_played = game
                 self.outcomes = self.outcomes.after(self.results[game - 1])
+                if self.on_game is not None:
+                    self.on_game(game)
             self.finish()
         except Stop:
             self.deferred.settle(self._mark)  # a check that failed late is the one to report
