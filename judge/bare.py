@@ -37,6 +37,7 @@ LANGUAGES: Final = {
     ".pl": ("Perl 5", ("perl", "{file}")),
     ".js": ("JavaScript (Node.js)", ("node", "{file}")),
     ".php": ("PHP", ("php", "{file}")),
+    ".lua": ("Lua", ("lua", "{file}")),
     ".c": ("C (gcc)", ("sh", "-c", "gcc -w -o a.out {quoted} && exec ./a.out")),
 }
 """Each extension's language and command; `{file}` is the file's name, `{quoted}` the same

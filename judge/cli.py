@@ -26,11 +26,19 @@ from judge.invocation import (
     check_outputs,
     confirm,
     declaration_options,
+    given_declarations,
     manifest_for,
     need_hypothesis,
     settings_from,
 )
-from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
+from judge.leaderboard import (
+    entries,
+    is_leaderboard,
+    judge_collection,
+    table_lines,
+    write_json,
+    write_markdown,
+)
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
@@ -47,7 +55,7 @@ from judge.telling.outputs import (
 from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.telling.shrinking.case import test_body
 from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
+from judge.terms.manifest import Manifest, ManifestError
 from judge.terms.options import SandboxPolicy
 from judge.terms.replay import ReplayError, read_replay, replay_text
 from judge.terms.settings import Settings
@@ -225,7 +233,12 @@ def judge_many(args: argparse.Namespace, stdout: TextIO) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
     print(sandbox_line(args.sandbox), flush=True)
-    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None), jobs=args.jobs)
+    left_out = entries(args.path).left_out
+    if left_out:
+        print(printable(f"not judged, bare files beside submission folders: "
+                        f"{', '.join(path.name for path in left_out)}"), flush=True)
+    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None),
+                            jobs=args.jobs, given=given_declarations(args))
     lines = table_lines(rows)
     print("\n".join(printable(line) for line in lines))
     if args.markdown:
@@ -268,8 +281,7 @@ def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
     try:
         if command and args.path is not None:
             raise UsageError("give either a PATH or -- COMMAND, not both")
-        if not command and args.path is not None and is_collection(args.path) \
-                and not is_submission(args.path):
+        if not command and args.path is not None and is_leaderboard(args.path):
             return judge_many(args, stdout)
         return judge_one(args, command, stdout)
     except (UsageError, ManifestError, ReplayError, SandboxError, CopyError,

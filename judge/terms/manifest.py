@@ -348,8 +348,3 @@ def read_manifest(folder: Path) -> Manifest:
 def is_submission(folder: Path) -> bool:
     """True when `folder` holds a single submission (it has a manifest)."""
     return (folder / MANIFEST_NAME).is_file()
-
-
-def is_collection(folder: Path) -> bool:
-    """True when some subfolder of `folder` holds a submission."""
-    return folder.is_dir() and any(is_submission(sub) for sub in folder.iterdir() if sub.is_dir())
