@@ -20,7 +20,7 @@ from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
 from judge.deciding.board_laws import CORNERS, completing
-from judge.deciding.checks import KEPT
+from judge.deciding.box_changes import KEPT
 from judge.deciding.evidence import Evidence
 from judge.deciding.opponents import Knowledge, make_opponent
 from judge.deciding.randomness import Drawn, DrawStatistics, counts_of
