@@ -18,7 +18,9 @@ judges N correct runs of 200 games of every kind (print order, list keeping, fir
 counts the rejections at the threshold 1e4 and at 20; with `--thorough`, N thorough judgements of
 such runs (a first run of 200 games and the second run its plan asks for, within --thorough-time
 at --game-ms a game, each run at the threshold 2e4), and counts the judgements either run
-rejected. `--jobs N` runs N simulations at once. `--speed [--against FOLDER]` times the
+rejected. `--jobs N` runs N simulations at once;
+`--guesses NAME@COLUMN=SIZE,...` starts those cases' searches at a size (the table's last, say),
+walking down or up from it rather than bisecting. `--speed [--against FOLDER]` times the
 bead-draws test a draw, caches cold, on the draws of 4 simulated runs of 200 games, replayed by
 this tree's judge and, in turns, by the judge of another checkout (say, `git archive 8e17f11
 judge reference | tar -x -C /tmp/old`).
@@ -185,10 +187,34 @@ def power(caught: Callable[[int], bool], runs: int, jobs: int) -> float:
     return 1 - missed / runs
 
 
+def walked(case: Case, games: int, guess: float, options: argparse.Namespace) -> str:
+    """The smallest size on the grid caught in 99% of runs, walking from a guess: down while
+    the size below is caught, else up until one is (a size missed is cheap: its runs stop at
+    the second miss in 100)."""
+    def caught(k: int) -> bool:
+        return power(partial(one_run, case, SIZES[k], games, options), options.runs,
+                     options.jobs) >= 0.99
+
+    k = min(range(len(SIZES)), key=lambda j: abs(SIZES[j] - guess))
+    if caught(k):
+        while k > 0 and caught(k - 1):
+            k -= 1
+        return f"{SIZES[k]:g}"
+    while k < len(SIZES) - 1:
+        k += 1
+        if caught(k):
+            return f"{SIZES[k]:g}"
+    return "over 1"
+
+
 def smallest(case: Case, column: str, options: argparse.Namespace) -> str:
-    """The smallest size on the grid caught in 99% of runs, found by bisection."""
+    """The smallest size on the grid caught in 99% of runs, found by bisection, or by a walk
+    from the size `--guesses` gives the case for this column."""
     if column == "thorough":
         return thorough_games(case, options)
+    guess = options.guesses.get(f"{case.name}@{column}")
+    if guess is not None:
+        return walked(case, int(column), guess, options)
     low, high = -1, len(SIZES) - 1
     shares: dict[int, float] = {}
     while high - low > 1 or high not in shares:
@@ -217,7 +243,7 @@ def correct_run(seed: int, opponent: OpponentKind, thorough: tuple[float, float]
         return run(200, seed).peaks, 0
     budget, game_ms = thorough
     first = run(FIRST_GAMES, seed, threshold=THOROUGH_RUNS / FALSE_ALARM, measure_power=True)
-    second = plan([("bead-draws", first.draw_test), ("refills", first.refill_test)],
+    second = plan([("bead-draws", first.bead_draws), ("refills", first.refill_beads)],
                   FIRST_GAMES, FIRST_GAMES * game_ms / 1000, budget).games
     if second is None:
         return first.peaks, 0
@@ -322,6 +348,18 @@ def speed(against: str | None) -> None:
                 print(f"turn {turn + 1}, {folder}: {float(found):.1f} us a draw", flush=True)
 
 
+def guesses(text: str) -> dict[str, float]:
+    """`NAME@COLUMN=SIZE,...` as a mapping from NAME@COLUMN to a size."""
+    found = {}
+    for item in filter(None, text.split(",")):
+        key, _, size = item.partition("=")
+        try:
+            found[key] = float(size)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not NAME@COLUMN=SIZE: {item!r}") from None
+    return found
+
+
 def main() -> None:
     """Print the power table, the late faults, or the false alarms."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -341,6 +379,8 @@ def main() -> None:
     parser.add_argument("--thorough", action="store_true",
                         help="with --false-alarms: thorough judgements")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--guesses", type=guesses, default={},
+                        help="NAME@COLUMN=SIZE,...: start each of these cases' search there")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--against", metavar="FOLDER", help="with --speed: another checkout")
     options = parser.parse_args()
