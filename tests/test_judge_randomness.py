@@ -169,8 +169,8 @@ def correct_kind(seed: int) -> tuple[Printing, Keeping, bool]:
 def test_no_alternative_passes_its_false_alarm_rate() -> None:
     """At threshold 20, each alternative's evidence (and their mean) reaches it in at most 1
     correct run in 20 (Ville): 120 runs of 30 games, every kind of correct program, with a
-    tolerance of 1 sd of a binomial over the bound (at most 6 + 3 runs). The same over 2,000
-    runs of 200 games: `tests/test_statistics_e2e.py`, `bench/randomness.py`."""
+    tolerance of 1 sd of a binomial over the bound (at most 6 + 3 runs). The same over runs of
+    200 games: 100 in `tests/test_statistics_e2e.py`, 2,000 in `bench/randomness.py`."""
     runs, tolerance = 120, 3
     crossed = [0] * len(DRAW_ALTERNATIVES)
     pooled = 0
