@@ -74,7 +74,7 @@ def judge(name: str, tmp_path: Path, games: int = 3, env: dict[str, str] | None 
     assert run.returncode in (0, 1), run.stdout + run.stderr
     assert "sandbox: full" in run.stdout.splitlines()[1]
     report: dict[str, object] = json.loads(result.read_text())
-    assert report["sandbox"] == {"level": "full", "missing": []}
+    assert report["sandbox"] == {"level": "full", "missing": [], "not_held": []}
     table = expected(name)
     assert report["verdict"] == table["verdict"], run.stdout
     if "check" in table:
@@ -116,10 +116,11 @@ def token_processes(seed: int) -> list[int]:
 
 
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (p) of the sandbox's tests, one folder each; none holds a link."""
+    """Attack classes (a) to (q), (t) and (u) of the sandbox's tests, one folder each; none
+    holds a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
-    assert classes == list("abcdefghijklmnop")
+    assert classes == list("abcdefghijklmnopqtu")
     assert not [path for path in HOSTILE.rglob("*") if path.is_symlink()]
 
 
@@ -263,10 +264,10 @@ def test_l_a_manifest_cannot_raise_its_memory_cap(tmp_path: Path) -> None:
     assert report["verdict"] == "memory-limit"
 
 
-@pytest.mark.parametrize("forged", ["0\n", "\u00b2\n"])
+@pytest.mark.parametrize("forged", ["0 0\n", "\u00b2\n"])
 def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> None:
-    """(n) A program that leaves a process behind and writes a count of 0 (or bytes that are no
-    count) into every pipe it can take from the sandbox's processes is still caught: the
+    """(n) A program that leaves a process behind and writes a report of nothing left (or bytes
+    that are no report) into every pipe it can take from the sandbox's processes is still caught: the
     warden's pipe is out of its reach."""
     folder = assembled("forges-report", tmp_path)
     manifest = folder / "submission.toml"
@@ -330,3 +331,51 @@ def test_p_control_sequences_act_on_no_file(tmp_path: Path) -> None:
     assert "\x1b" not in shown and "\x07" not in shown
     assert "\\x1b]52;c;aGFja2Vk\\x07" in shown
     assert "\x1b]52;c;aGFja2Vk\x07" in str(report["got"])
+
+
+def threads_with(word: bytes) -> list[int]:
+    """Processes with a live thread whose command line holds `word` as one of its arguments (a
+    process whose first thread has ended shows no command line of its own, its threads do)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                threads = os.listdir(f"/proc/{entry}/task")
+            except OSError:
+                continue
+            for thread in threads:
+                try:
+                    arguments = Path(f"/proc/{entry}/task/{thread}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if word in arguments.split(b"\x00"):
+                    found.append(int(entry))
+                    break
+    return found
+
+
+def test_q_a_leftover_whose_first_thread_ended_is_counted(tmp_path: Path) -> None:
+    """(q) A child whose first thread ended with the raw `exit` system call while another runs
+    on reads as a zombie in /proc/PID/stat: it is counted as left behind all the same, and it
+    does not outlive the run."""
+    report, _ = judge("hides-a-leftover", tmp_path, options=("--seed", "2101"))
+    assert "it left 1 process running after it exited" in str(report["got"])
+    assert not set(threads_with(b"attack.py")) & set(threads_with(b"2101"))
+
+
+def test_t_cpu_burned_in_reaped_children_counts(tmp_path: Path) -> None:
+    """(t) CPU time burned in children that are reaped at once counts against the time limit."""
+    report, _ = judge("burns-in-children", tmp_path, games=1, options=("--time-limit", "2"))
+    assert isinstance(report["cpu_seconds"], float) and report["cpu_seconds"] >= 2
+
+
+SANDBOX_OWN = ("/dev/shm", "/dev", "/", "/etc")
+"""The folders of the sandbox's own tmpfs that hostile/writes-shared-memory tries."""
+
+
+def test_u_the_sandboxs_own_folders_take_no_file(tmp_path: Path) -> None:
+    """(u) /dev/shm, /dev, / and /etc of the sandbox take not one byte."""
+    report, _ = judge("writes-shared-memory", tmp_path, games=1,
+                      options=("--memory-limit", "128"))
+    wrote = [line for line in report["stderr_tail"] if line.startswith("wrote ")]
+    assert wrote == [f"wrote {place} 0" for place in SANDBOX_OWN]

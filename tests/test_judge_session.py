@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.options import Transport
+from judge.options import SandboxPolicy, Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT
 from judge.running.launch import minimal_environment, resolve_command
 from judge.running.probes import support
@@ -125,3 +125,33 @@ def test_python_is_the_judges_own_and_a_missing_command_is_named(tmp_path: Path)
     assert resolve_command(("python3", "x.py"), tmp_path, "/bin")[0] == sys.executable
     with pytest.raises(SpawnError, match="no-such-language"):
         resolve_command(("no-such-language", "x"), tmp_path, "/bin")
+
+
+HIDDEN_LEFTOVER = """
+    import ctypes, os, threading, time
+    if os.fork() == 0:
+        threading.Thread(target=time.sleep, args=(60,)).start()
+        ctypes.CDLL(None).syscall({"x86_64": 60, "aarch64": 93}[os.uname().machine], 0)
+    time.sleep(0.3)
+    print("bye", flush=True)
+"""
+"""A program that leaves a child whose first thread ended with the raw `exit` system call while
+another thread sleeps on: /proc/PID/stat of the child reads as a zombie."""
+
+
+@pytest.mark.parametrize("policy", [SandboxPolicy.AUTO, SandboxPolicy.OFF])
+def test_a_process_whose_first_thread_ended_is_a_leftover(policy: SandboxPolicy,
+                                                          tmp_path: Path) -> None:
+    """At every level a process lives while a thread of it does: left behind, it is counted,
+    killed, and gone afterwards."""
+    found = support(policy)
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(HIDDEN_LEFTOVER))
+    session = Session.spawn([sys.executable, str(program)], cwd=tmp_path,
+                            env=minimal_environment(tmp_path, marked=not found.namespaced),
+                            transport=Transport.PTY, sandbox=Sandbox(found, Limits()))
+    assert session.read_line(5.0) == "bye"
+    assert session.wait_exit(5.0)
+    ending = session.close()
+    assert ending.status == 0 and ending.leftovers == 1
+    assert session.members() == []

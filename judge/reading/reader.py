@@ -94,8 +94,9 @@ class Reader:
         self.session = session
         self.symbols = symbols
         self.patience = patience
-        self.next_cpu_look = time.monotonic() + LOOK_EVERY
-        """When the run's CPU time is next checked while its output flows."""
+        self.next_cpu_look = 0.0
+        """When the run's CPU time (and memory, without a control group) is next checked while
+        its output flows: at its first line, then every LOOK_EVERY seconds."""
         self.transcript = transcript_record(keep_transcript)
         self.game_log = game_log()
         """This game's lines so far, without its dump."""

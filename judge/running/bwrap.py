@@ -1,9 +1,10 @@
 """The world inside the sandbox, as bubblewrap's arguments: nothing is there unless named.
 
 The program sees the system read-only (/usr and its links, two files of /etc), the runtimes
-it needs read-only (judge/running/runtimes.py), fresh /proc and /dev, and two writable, size-capped
-tmpfs: its working folder, holding a copy of its files, and /tmp. Its arguments are data:
-none of them is ever made a mount.
+it needs read-only (judge/running/runtimes.py), fresh /proc and a read-only /dev, and two
+writable, size-capped tmpfs: its working folder, holding a copy of its files, and /tmp.
+Everything else, the sandbox's own root included, is read-only. Its arguments are data: none
+of them is ever made a mount.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ ETC_FILES: Final = ("ld.so.cache", "alternatives")
 the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
 WARDEN_PATH: Final = "/.warden"
 """Where the execute-only copy of the warden's shell lies inside (judge/running/warden.py)."""
+SEALED: Final = ("--remount-ro", "/dev", "--remount-ro", "/")
+"""Arguments that make the sandbox's own tmpfs read-only once everything is in place: its root
+(which holds the folders made above each bind) and /dev (which holds /dev/shm). Without them a
+program that runs as the judge's user could fill either with files that no limit counts."""
 NAMESPACES: Final = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                      "--unshare-cgroup-try", "--die-with-parent", "--new-session")
 

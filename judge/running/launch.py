@@ -10,8 +10,8 @@ from pathlib import Path
 from judge.manifest import Manifest
 from judge.running import runtimes
 from judge.running.probes import check_runtime, support
-from judge.running.sandbox import Sandbox
-from judge.running.session import RUN_MARKER, Session, SpawnError
+from judge.running.sandbox import RUN_MARKER, Sandbox
+from judge.running.session import Session, SpawnError
 from judge.running.workspace import WorkingFolder, working_folder
 from judge.settings import Settings
 
