@@ -49,8 +49,7 @@ class RecordedProgram:
     def progress(self) -> Progress:
         """A recorded program has no process: it uses nothing and never falls silent."""
         return Progress(ProcessReading(running=False, reading_stdin=False, sleeping=False,
-                                       count=0), busy=False, cpu_seconds=0.0, memory_bytes=0,
-                        output_bytes=0)
+                                       count=0), busy=False, cpu_seconds=0.0, memory_bytes=0)
 
 
 def split_transcript(transcript: Sequence[str], moves: MoveFormat) -> tuple[int, list[list[int]], list[str]]:

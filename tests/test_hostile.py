@@ -116,11 +116,10 @@ def token_processes(seed: int) -> list[int]:
 
 
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (q), (t) and (u) of the sandbox's tests, one folder each; none
-    holds a link."""
+    """Attack classes (a) to (u) of the sandbox's tests, one folder each; none holds a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
-    assert classes == list("abcdefghijklmnopqtu")
+    assert classes == list("abcdefghijklmnopqrstu")
     assert not [path for path in HOSTILE.rglob("*") if path.is_symlink()]
 
 
@@ -354,6 +353,11 @@ def threads_with(word: bytes) -> list[int]:
     return found
 
 
+ROUND_THREE_LIMITS = ("--idle-limit", "2", "--time-limit", "5")
+"""An idle limit of 2 s under a wall-clock cap of 50 s (4 times 5 s, and 30 s): a silence
+stopped near the first is told apart from one held to the second."""
+
+
 def test_q_a_leftover_whose_first_thread_ended_is_counted(tmp_path: Path) -> None:
     """(q) A child whose first thread ended with the raw `exit` system call while another runs
     on reads as a zombie in /proc/PID/stat: it is counted as left behind all the same, and it
@@ -361,6 +365,26 @@ def test_q_a_leftover_whose_first_thread_ended_is_counted(tmp_path: Path) -> Non
     report, _ = judge("hides-a-leftover", tmp_path, options=("--seed", "2101"))
     assert "it left 1 process running after it exited" in str(report["got"])
     assert not set(threads_with(b"attack.py")) & set(threads_with(b"2101"))
+
+
+def test_r_a_vfork_wait_is_not_progress(tmp_path: Path) -> None:
+    """(r) A parent parked in a vfork wait (state D) whose child pauses uses no CPU: idle near
+    the idle limit, not at the wall-clock cap."""
+    report, _ = judge("parks-in-vfork", tmp_path, games=1, options=ROUND_THREE_LIMITS)
+    assert isinstance(report["seconds"], float) and report["seconds"] < 15, report["seconds"]
+
+
+@pytest.mark.parametrize("every", ["0.3", "2"])
+def test_s_bytes_without_a_newline_do_not_hold_the_judge(every: str, tmp_path: Path) -> None:
+    """(s) A space every `every` seconds and never a newline (faster or slower than the judge
+    looks): idle near the idle limit, not at the wall-clock cap, nor never."""
+    folder = assembled("drips-spaces", tmp_path)
+    manifest = folder / "submission.toml"
+    manifest.write_text(manifest.read_text().replace(
+        '"attack.py"]', f'"attack.py", "--every", "{every}"]', 1))
+    report, _ = judge("drips-spaces", tmp_path, games=1, options=ROUND_THREE_LIMITS,
+                      folder=folder)
+    assert isinstance(report["seconds"], float) and report["seconds"] < 15, report["seconds"]
 
 
 def test_t_cpu_burned_in_reaped_children_counts(tmp_path: Path) -> None:

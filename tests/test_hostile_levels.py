@@ -29,6 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e
 IDLE_LIMIT = "10"
 """Seconds of silence before a run is idle, where no fixture is meant to go idle."""
+ROUND_THREE_LIMITS = ("--idle-limit", "2", "--time-limit", "5")
+"""An idle limit of 2 s under a wall-clock cap of 50 s, as in tests/test_hostile.py."""
+
+
 @pytest.fixture
 def home() -> Iterator[Path]:
     """A folder the normal user may read and write, removed after the test."""
@@ -78,6 +82,19 @@ def test_q_a_leftover_whose_first_thread_ended_is_counted(normal_user: NormalUse
     """(q) At partial the warden counts a process by its live threads too."""
     report, _ = at_partial(normal_user, "hides-a-leftover", home)
     assert "it left 1 process running after it exited" in str(report["got"])
+
+
+def test_r_a_vfork_wait_is_not_progress(normal_user: NormalUser, home: Path) -> None:
+    """(r) Idle near the idle limit at partial too."""
+    report, _ = at_partial(normal_user, "parks-in-vfork", home, *ROUND_THREE_LIMITS, games=1)
+    assert isinstance(report["seconds"], float) and report["seconds"] < 15
+
+
+def test_s_bytes_without_a_newline_do_not_hold_the_judge(normal_user: NormalUser,
+                                                         home: Path) -> None:
+    """(s) Idle near the idle limit at partial too."""
+    report, _ = at_partial(normal_user, "drips-spaces", home, *ROUND_THREE_LIMITS, games=1)
+    assert isinstance(report["seconds"], float) and report["seconds"] < 15
 
 
 def test_t_cpu_burned_in_reaped_children_counts(normal_user: NormalUser, home: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,24 @@ def test_python_is_the_judges_own_and_a_missing_command_is_named(tmp_path: Path)
     assert resolve_command(("python3", "x.py"), tmp_path, "/bin")[0] == sys.executable
     with pytest.raises(SpawnError, match="no-such-language"):
         resolve_command(("no-such-language", "x"), tmp_path, "/bin")
+
+
+def test_bytes_without_a_newline_do_not_stretch_a_read(tmp_path: Path) -> None:
+    """A program that prints a byte every tenth of a second for three seconds before its first
+    newline: a read of at most half a second still ends in half a second, without a line (how
+    long a silence may last is for patience to say, by the program's progress)."""
+    session = start(tmp_path, """
+        import sys, time
+        for _ in range(30):
+            sys.stdout.write("."); sys.stdout.flush(); time.sleep(0.1)
+        print(flush=True)
+    """)
+    try:
+        began = time.monotonic()
+        assert session.read_line(0.5) is TIMEOUT
+        assert time.monotonic() - began < 1.5
+    finally:
+        session.close()
 
 
 HIDDEN_LEFTOVER = """

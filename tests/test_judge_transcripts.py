@@ -112,8 +112,7 @@ class TranscriptProgram:
         busy = self.end == "busy"
         return Progress(ProcessReading(running=busy, reading_stdin=self.end == "waiting-for-input",
                                        sleeping=False, count=1), busy=busy,
-                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0,
-                        output_bytes=0)
+                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0)
 
     def wait_exit(self, timeout: float) -> bool:
         """True when the transcript ends with an exit."""

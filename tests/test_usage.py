@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from judge.running.processes import CLOCK_TICKS, descendants, member
+from judge.running.processes import CLOCK_TICKS, Member, busy, descendants, member
 from judge.running.usage import Count, reading
 
 pytestmark = pytest.mark.e2e
@@ -76,7 +76,7 @@ def test_memory_is_the_trees() -> None:
 
 def test_a_process_lives_while_a_thread_does() -> None:
     """A process whose first thread ended with the `exit` system call reads as a zombie, but it
-    lives, in the state of its live thread."""
+    lives, in the state of its live thread; a vfork's parent in state D is not busy."""
     code = ("import ctypes, os, threading, time\n"
             "threading.Thread(target=time.sleep, args=(3,)).start()\n"
             "ctypes.CDLL(None).syscall({'x86_64': 60, 'aarch64': 93}[os.uname().machine], 0)\n")
@@ -91,3 +91,4 @@ def test_a_process_lives_while_a_thread_does() -> None:
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
     assert member(process.pid) is None
+    assert busy([Member(1, "D", 1)]) is False and busy([Member(1, "R", 1)]) is True

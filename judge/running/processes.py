@@ -210,13 +210,11 @@ def look(members: list[Member]) -> ProcessReading:
     return ProcessReading(running, reading, sleeping, len(members))
 
 
-BUSY_STATES: Final = ("R", "D")
-"""Process states of a process that is making progress: runnable, or in a disk wait."""
-
-
 def busy(members: list[Member]) -> bool:
-    """True when one of these processes is runnable or in an uninterruptible wait."""
-    return any(found.state in BUSY_STATES for found in members)
+    """True when one of these processes is runnable: making progress, or starved of a core.
+    An uninterruptible wait (state D) is not progress by itself: a vfork's parent waits so for
+    as long as its child likes, using no CPU."""
+    return any(found.state == "R" for found in members)
 
 
 @dataclass(frozen=True)
@@ -225,15 +223,13 @@ class Progress:
 
     reading: ProcessReading
     busy: bool
-    """Some process of the run, the sandbox's own included, is runnable or in an
-    uninterruptible wait (starting up, paging, writing): it is making progress."""
+    """Some process of the run, the sandbox's own included, is runnable: it is making
+    progress, or would be with a core."""
     cpu_seconds: float
     """CPU time of the whole run so far (judge/running/usage.py counts it without a control
     group)."""
     memory_bytes: int
     """Address space of its processes together."""
-    output_bytes: int
-    """Bytes it has printed so far, stdout and stderr."""
 
 
 def memory_in_use(members: list[Member]) -> int:

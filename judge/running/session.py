@@ -129,7 +129,9 @@ class Session:
         return True
 
     def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next line of output, or EOF, TIMEOUT (no output at all for `timeout` s) or OUTPUT_LIMIT."""
+        """The next line of output, or EOF, TIMEOUT (no complete line within `timeout` s) or
+        OUTPUT_LIMIT. Bytes without a newline do not make the wait longer: how long a silence
+        may last is for judge/running/patience.py to say."""
         output = self.output
         if output.lines:
             return output.lines.popleft()
@@ -147,10 +149,7 @@ class Session:
                     self._stdout_open = False
                     continue
                 return TIMEOUT
-            before = output.bytes
             self._pump(remaining)
-            if timeout is not None and output.bytes != before:
-                deadline = time.monotonic() + timeout  # still talking: the silence starts again
         return output.lines.popleft()
 
     def read_ready(self, most: int) -> list[str]:
@@ -281,11 +280,11 @@ class Session:
         return look(self.members())
 
     def progress(self) -> Progress:
-        """What the program is doing now, and the CPU time, memory and output it has used."""
+        """What the program is doing now, and the CPU time and memory it has used."""
         everyone = self.sandbox.members(own=True)
         members = states(self.sandbox.programs_among(everyone))
         return Progress(look(members), busy(states(everyone)), self.sandbox.cpu_seconds(everyone),
-                        memory_in_use(members), self.output.bytes)
+                        memory_in_use(members))
 
     # -- ending --------------------------------------------------------------------------
 
