@@ -98,15 +98,15 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
-    from judge.manifest import read_manifest
-    from judge.options import Transport
     from judge.running.launch import start_program
-    from judge.settings import Settings
+    from judge.terms.manifest import read_manifest
+    from judge.terms.options import Transport
+    from judge.terms.settings import Settings
 
     settings = Settings(seed=seed, transport=Transport(transport))
     started = start_program(read_manifest(submission), settings)
     session = started.session
-    send, source = session.input_fd, session.output_fd
+    send, source = session._stdin, session._stdout  # the raw descriptors: only this driver
     os.set_blocking(source, True)
     pending = b""
     for line in transcript.read_text().splitlines():
@@ -136,11 +136,12 @@ def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
     """Best wall times of a plain and a contained `true`, started and waited for (the best of
     `runs`, since other load only ever adds to a start-up)."""
     sys.path.insert(0, str(ROOT))
+    from judge.running.launch import limits_for
     from judge.running.probes import support
     from judge.running.sandbox import Sandbox
-    from judge.settings import Settings
+    from judge.terms.settings import Settings
 
-    found, true, limits = support(), "/bin/true", Settings().limits
+    found, true, limits = support(), "/bin/true", limits_for(Settings())
     plain, contained = [], []
     for _ in range(runs):
         start = time.perf_counter()

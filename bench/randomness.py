@@ -5,7 +5,7 @@ Run by hand:
     python -m bench.randomness [--columns 200,1000,thorough] [--runs 100] [--cases NAME,...]
     python -m bench.randomness --false-alarms 2000
 
-Each fault of `judge.deciding.simulation` (a simulated MENACE like the canonical test submission) is
+Each fault of `tests/simulation.py` (a simulated MENACE like the canonical test submission) is
 tried at sizes from 0.05 to 1, bisected: a size counts as caught when at most 1% of `runs`
 simulated runs against the mixed opponent are accepted by the check made for the fault. A
 column is a number of games, or `thorough`: the size stated by the alternative made for the
@@ -40,12 +40,11 @@ from pathlib import Path
 
 from reference.board import Board, Cell
 
-from judge.deciding.evidence import FALSE_ALARM
 from judge.deciding.randomness import Drawn
-from judge.deciding.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
 from judge.deciding.thorough import RUNS as THOROUGH_RUNS
 from judge.deciding.thorough import plan
-from judge.options import OpponentKind
+from judge.terms.options import FALSE_ALARM, OpponentKind
+from tests.simulation import REFILL_FAULTS, Fault, Keeping, Printing, Rejections, simulate
 
 SIZES = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FIRST_GAMES = 200
@@ -116,7 +115,7 @@ def judged_thoroughly(one_bead: bool, printing: Printing, seed: int, opponent: O
     run = partial(simulate, Fault.NONE, 0.0, one_bead=one_bead, printing=printing,
                   opponent=opponent, threshold=THOROUGH_RUNS / FALSE_ALARM, measure_power=True)
     outcome = run(FIRST_GAMES, seed)
-    second = plan([("bead-draws", outcome.draw_test), ("refills", outcome.refill_test)],
+    second = plan([("bead-draws", outcome.bead_draws), ("refills", outcome.refill_beads)],
                   FIRST_GAMES, FIRST_GAMES * game_ms / 1000, budget)
     if second.games is None:
         return 0, outcome
@@ -133,7 +132,7 @@ def thorough_games(case: Case, options: argparse.Namespace) -> str:
     for seed in range(options.thorough_runs):
         played, outcome = judged_thoroughly(case.one_bead, case.printing, seed, options.opponent,
                                             options.game_ms, options.thorough_time)
-        test = outcome.refill_test if case.fault in REFILL_FAULTS else outcome.draw_test
+        test = outcome.refill_beads if case.fault in REFILL_FAULTS else outcome.bead_draws
         found = test.powers()[test.names.index(case.alternative)]
         assert found is not None
         powers.append(found)
@@ -236,7 +235,7 @@ print(best / sum(kind == 'draw' for run in draws for kind, _ in run) * 1e6)
 
 def speed(against: str | None) -> None:
     """Time the bead-draws test a draw, here and, in turns, in another checkout."""
-    import judge.deciding.simulation as simulation
+    import tests.simulation as simulation
 
     runs: list[list[tuple[str, object]]] = []
 

@@ -4,7 +4,7 @@ its declarations from a header line in the file, overridden by the command line'
     # menace-judge: moves=digits0 beads=0-8 refill=on-draw transport=pipe
 
 The header is the first line among the file's first five that holds `menace-judge:`; after
-it come `key=value` declarations with a manifest's keys (SPEC section 8, `judge.manifest`),
+it come `key=value` declarations with a manifest's keys (SPEC section 8, `judge.terms.manifest`),
 split into words as a shell splits them, so `seed_args="--seed {seed}"` is one declaration. A
 word of punctuation only, such as the `*/` that closes a C comment, is ignored. The file is
 copied by its name into the run's working folder, where the command runs it.
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from judge.manifest import Manifest, ManifestError, declarations_table, manifest_from
+from judge.terms.manifest import Manifest, ManifestError, declarations_table, manifest_from
 
 HEADER_MARK: Final = "menace-judge:"
 HEADER_LINES: Final = 5

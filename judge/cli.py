@@ -20,7 +20,7 @@ from typing import Final, TextIO
 from reference.commandline import BAD_USAGE, UsageError
 
 from judge.deciding import thorough
-from judge.deciding.verdict import Verdict, exit_status
+from judge.deciding.judging import Run, judge
 from judge.invocation import (
     STDOUT_OUTPUTS,
     check_outputs,
@@ -30,15 +30,11 @@ from judge.invocation import (
     need_hypothesis,
     settings_from,
 )
-from judge.judging import Run, judge
 from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
-from judge.manifest import Manifest, ManifestError, is_collection, is_submission
-from judge.options import SandboxPolicy
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
-from judge.settings import Settings
 from judge.telling.outputs import (
     OutputError,
     default_replay_path,
@@ -46,11 +42,15 @@ from judge.telling.outputs import (
     write_atomically,
     write_output,
 )
-from judge.telling.replay import ReplayError, read_replay, replay_text
 from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.telling.shrinking.case import test_body
 from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.telling.text import plural, printable
+from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
+from judge.terms.options import SandboxPolicy
+from judge.terms.replay import ReplayError, read_replay, replay_text
+from judge.terms.settings import Settings
+from judge.terms.text import plural, printable
+from judge.terms.verdicts import Verdict, exit_status
 
 CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
 """The exit status when whoever reads the judge's output stops reading, as a shell gives it."""
@@ -123,7 +123,7 @@ def _judged_thoroughly(manifest: Manifest, settings: Settings,
     run = _judged(manifest, first_settings, shrinking=args.shrink)
     if run.decision.verdict is not Verdict.ACCEPTED:
         return run, first_settings, [thorough.false_alarm_line()]
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
     if plan.games is None:
         return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
@@ -134,7 +134,7 @@ def _judged_thoroughly(manifest: Manifest, settings: Settings,
                      f"seed {second.seed}")),
           flush=True)
     run = _judged(manifest, second, shrinking=args.shrink)
-    tests = [("bead-draws", run.draw_test), ("refills", run.refill_test)]
+    tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
     return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
 
 

@@ -1,25 +1,30 @@
 """The invariants of SPEC sections 5 and 7 as functions of data: a dump, a step, a game.
 
 These are the functions the judge decides with: the referee reads every dump through
-`judge.reading.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
-`check_step` (`judge.replayed.check_game` runs the referee itself over a transcript). Each
-check returns a `Failure` that says what is wrong, or None.
+`judge.deciding.dumps.read_dump` (which `check_dump` wraps) and compares consecutive dumps with
+`judge.deciding.checks.learning` (which `check_step` wraps); `check_game` runs the referee
+itself over a recorded session. Each returns a `Failure` that says what is wrong, or None.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from reference.board import EMPTY_BOARD, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
-from judge.deciding.boxes import Draw, draw_for_move
-from judge.deciding.verdict import Failure, Place
-from judge.options import BeadFormat, RefillRule, parse
-from judge.reading.dumps import NOWHERE, BoxReader, DumpReading, box_reader, read_dump
-from judge.reading.formats import Symbols
+from judge.deciding.dumps import NOWHERE, DumpReading, box_reader, read_dump
+from judge.deciding.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
+from judge.deciding.referee import Referee
+from judge.reading.formats import Symbols, move_of
+from judge.running.playback import Playback
+from judge.terms.boxes import Draw, draw_for_move
+from judge.terms.manifest import dialect_of
+from judge.terms.options import BeadFormat, MoveFormat, RefillRule, parse
+from judge.terms.settings import Settings
+from judge.terms.stops import Failed, Finished, OutputEnded
+from judge.terms.verdicts import Check, Failure, Place
 
 AnyDump = DumpReading | Mapping[str, Iterable[int]] | Sequence[str]
 """A matchbox dump in any form given: its lines as printed, or beads by label (cells 0-8 in
@@ -93,16 +98,9 @@ def result_of(moves: Sequence[int]) -> Outcome:
     return outcome_of(board, X)
 
 
-def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
-    """The line of a dump that holds the box `label`."""
-    return next((text for text in dump.texts if reader.read(text).label == label),
-                "(no such line)")
-
-
 def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[Draw],
                outcome: Result, refill: RefillRule | str = RefillRule.ON_EMPTY, *,
-               place: Place = NOWHERE,
-               reader: BoxReader | None = None) -> Failure | None:
+               place: Place = NOWHERE) -> Failure | None:
     """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says.
 
     `moves` are the game's squares in order, X first (or the judge's draws); a drawn box
@@ -118,17 +116,53 @@ def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[
         return failure
     draws = [m for m in moves if isinstance(m, Draw)] or draws_of(
         [m for m in moves if isinstance(m, int)])
-    code = outcome_of_result(outcome)
-    if new.boxes is not None and old.boxes is not None:
-        failure = checks.learning(old.boxes, new.boxes, draws, code, rule, place, new.changed)
-        if failure is None:
-            return None
-        reader = reader or box_reader(list(new.texts), PLAIN, None, rule)
-        return replace(failure, evidence=(
-            *failure.evidence,
-            "previous dump: " + _printed(old, reader, failure.subject),
-            "this dump:     " + _printed(new, reader, failure.subject)))
-    if new.boxes is None and old.boxes is None:
-        return checks.learning_unlabelled(old.unlabelled, new.unlabelled, len(draws), code, place)
-    return Failure(None, place, "dumps all labelled or all unlabelled",
-                   "a change of form between dumps")
+    return checks.learning(old, new, draws, outcome_of_result(outcome), rule, place,
+                           box_reader(list(new.texts), PLAIN, None, rule))
+
+
+def session_lines(transcript: Sequence[str]) -> list[tuple[str, str]]:
+    """The lines of a transcript that the session holds: `>` the judge's, `<` the program's
+    (blank lines and notes left out)."""
+    return [(line[0], line[2:]) for line in transcript
+            if line[:2] in ("> ", "< ") or line in (">", "<")]
+
+
+def moves_sent(lines: Sequence[tuple[str, str]], moves: MoveFormat) -> list[list[int]]:
+    """O's squares in each game of a session, as the judge typed them after the game count."""
+    games: list[list[int]] = []
+    for direction, text in lines:
+        if direction == "<" and text.strip().lower() == "new game":
+            games.append([])
+        elif direction == ">" and games:
+            cell = move_of(text, moves)
+            if cell is not None:
+                games[-1].append(cell)
+    return games
+
+
+def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None:
+    """Every check of SPEC section 7 that a transcript shows, made by the judge's own referee.
+
+    `transcript` holds the lines of a session, `> ` judge to program and `< ` program to
+    judge, as `python -m judge --transcript` writes them; `declarations` are a manifest's
+    (`moves`, `beads`, `refill`, `x`, `o`, `empty`). Blank lines and notes are ignored.
+    """
+    dialect = dialect_of(declarations)
+    lines = session_lines(transcript)
+    count = next((text.strip() for direction, text in lines if direction == ">"), "")
+    if not count.isdigit() or int(count) < 1:
+        return Failure(None, Place(), "a transcript that starts with `> N`, the game count",
+                       transcript[0] if transcript else "(nothing)")
+    opponent = ScriptedOpponent(moves_sent(lines, dialect.moves), ChoiceOpponent(()))
+    settings = Settings(games=int(count), time_limit=1e9, grace_seconds=0.0)
+    played = Referee(Playback(lines), dialect, settings, opponent, Knowledge()).play()
+    stop = played.stop
+    if isinstance(stop, Failed):
+        return stop.failure
+    if isinstance(stop, Finished):
+        return None
+    if isinstance(stop, OutputEnded):
+        return Failure(Check.EXIT, played.place, f"{count} games, each with its dump",
+                       f"the transcript ends {played.place.within}")
+    return Failure(None, played.place, "a transcript the judge can read",
+                   str(stop) if stop is not None else played.fault)

@@ -12,15 +12,15 @@ from typing import Final
 
 from reference.commandline import UsageError
 
-from judge import options
 from judge.bare import bare_manifest
-from judge.manifest import Manifest, declared, is_submission, read_manifest
-from judge.options import TransportSource
 from judge.running.workspace import named_files
-from judge.settings import Settings
 from judge.telling.outputs import OutputError, check_output, is_stdout
-from judge.telling.replay import Replay
-from judge.telling.text import printable
+from judge.terms import options
+from judge.terms.manifest import Manifest, declared, is_submission, read_manifest
+from judge.terms.options import TransportSource
+from judge.terms.replay import Replay
+from judge.terms.settings import Settings
+from judge.terms.text import printable
 
 
 def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
@@ -50,13 +50,14 @@ def settings_from(args: argparse.Namespace, manifest: Manifest, seed: int,
     )
 
 
-DECLARED: Final = ("moves", "beads", "refill", "x", "o", "empty", "seed_args")
+DECLARATION_OPTIONS: Final = ("moves", "beads", "refill", "x", "o", "empty", "seed_args")
 """The declaration options, by their names in args and in a manifest."""
 
 
 def given_declarations(args: argparse.Namespace) -> dict[str, str]:
     """The declarations given on the command line, as words."""
-    return {key: str(getattr(args, key)) for key in DECLARED if getattr(args, key) is not None}
+    return {key: str(getattr(args, key)) for key in DECLARATION_OPTIONS
+            if getattr(args, key) is not None}
 
 
 def declaration_options(args: argparse.Namespace) -> str:

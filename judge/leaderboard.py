@@ -9,15 +9,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final, TextIO
 
-from judge.deciding.verdict import Decision, Verdict
-from judge.judging import judge
-from judge.manifest import Manifest, ManifestError, is_submission, read_manifest
+from judge.deciding.decision import Decision
+from judge.deciding.judging import judge
 from judge.running.probes import RuntimeHidden
 from judge.running.session import SpawnError
 from judge.running.workspace import CopyError
-from judge.settings import Settings
 from judge.telling.outputs import write_output
-from judge.telling.text import markdown_cell, printable
+from judge.terms.manifest import Manifest, ManifestError, is_submission, read_manifest
+from judge.terms.settings import Settings
+from judge.terms.text import markdown_cell, printable
+from judge.terms.verdicts import Verdict
 
 REASON_WIDTH: Final = 60
 """The most characters of a reason shown in the table; the JSON rows keep it whole."""

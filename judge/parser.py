@@ -13,9 +13,9 @@ from typing import Final
 
 from reference.commandline import OneLineParser
 
-from judge import options
 from judge.bare import LANGUAGES
-from judge.options import (
+from judge.terms import options
+from judge.terms.options import (
     BeadFormat,
     Choice,
     MoveFormat,

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, legal_moves, play, reachable_positions
 from reference.symmetry import SYMMETRIES, Symmetry, map_cell, transform
 
-from judge.deciding.boxes import box_labels
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -26,6 +25,7 @@ from judge.deciding.opponents import (
     RandomOpponent,
     scripted_move,
 )
+from judge.terms.boxes import box_labels
 from judge.testing import MenaceAdapter, transcript_of
 
 __all__ = ["beads", "boards", "dumps", "games", "labels", "opponents", "oriented", "positions",

@@ -26,14 +26,13 @@ from reference.outcome import outcome_of
 
 from judge.bare import bare_manifest
 from judge.deciding.opponents import ChoiceOpponent, Choices, Opponent
-from judge.deciding.verdict import Failure, Place, Verdict
-from judge.invariants import check_dump, check_step
-from judge.manifest import declared, read_manifest
-from judge.options import TRANSPORT, MoveFormat, OpponentKind, parse
+from judge.invariants import check_dump, check_game, check_step
 from judge.reading.formats import move_text
-from judge.replayed import check_game
 from judge.running.workspace import named_files
-from judge.settings import Settings
+from judge.terms.manifest import declared, read_manifest
+from judge.terms.options import TRANSPORT, MoveFormat, OpponentKind, parse
+from judge.terms.settings import Settings
+from judge.terms.verdicts import Failure, Place, Verdict
 
 __all__ = ["MenaceAdapter", "assert_accepted", "check_dump", "check_game", "check_menace",
            "check_step", "transcript_of"]
@@ -147,7 +146,7 @@ def assert_accepted(command: Sequence[str] | Path, games: int | Choices = 20, *,
     `games` is a number of games against `opponent`, or O's choices per game; `declarations`
     are a manifest's (`moves`, `beads`, `refill`, `seed_args`...) for a bare command or file.
     """
-    from judge.judging import judge
+    from judge.deciding.judging import judge
     from judge.telling.report import report_lines
 
     if isinstance(command, Path):

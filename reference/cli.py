@@ -126,7 +126,7 @@ def load_menace(
     menace = Menace(rules, player=player, rng=rng)
     if path is None or not path.exists():
         return menace, 0
-    from reference.storage import BoxFileError, load_boxes  # JSON only when a file is used
+    from reference.boxes_file import BoxFileError, load_boxes  # JSON only when a file is used
 
     try:
         counts, games = load_boxes(path, player)
@@ -142,7 +142,7 @@ def saving_to(path: Path | None) -> Iterator[None]:
     if path is None:
         yield
         return
-    from reference.storage import BoxesLock, BoxFileError, check_writable
+    from reference.boxes_file import BoxesLock, BoxFileError, check_writable
 
     lock = BoxesLock(path)
     try:
@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def play(menace: Menace, games_before: int, path: Path | None, console: Console) -> int:
     """Play the session, saving the boxes to `path` after every game; the exit status."""
-    from reference.storage import BoxFileError, save_boxes
+    from reference.boxes_file import BoxFileError, save_boxes
 
     if path is not None and console.interactive:
         learned = f"{games_before} games learned" if games_before else "fresh boxes"

@@ -12,7 +12,7 @@ from reference.positions import NO_POSITION, Result, position_graph
 from reference.symmetry import canonical, transform
 from reference.tables import NO_BOX, box_table
 
-from judge.deciding import boxes as judge_boxes
+from judge.terms import boxes as judge_boxes
 
 
 def test_menace_has_304_boxes_split_1_12_108_183() -> None:

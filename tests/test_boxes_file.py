@@ -21,8 +21,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from reference.__main__ import main
 from reference.beads import counts_of
+from reference.boxes_file import BoxesLock, load_boxes
 from reference.menace import initial_contents
-from reference.storage import BoxesLock, load_boxes
 
 pytestmark = pytest.mark.e2e
 
@@ -213,10 +213,10 @@ def interrupted(where: str, after: int) -> Iterator[None]:
         return real(*args)  # type: ignore[operator]
 
     if where == "before the rename":
-        with mock.patch("reference.storage.os.replace", lambda *a: fail(real_replace, *a)):
+        with mock.patch("reference.boxes_file.os.replace", lambda *a: fail(real_replace, *a)):
             yield
     else:
-        with mock.patch("reference.storage.os.fsync", lambda *a: fail(real_fsync, *a)):
+        with mock.patch("reference.boxes_file.os.fsync", lambda *a: fail(real_fsync, *a)):
             yield
 
 

@@ -135,7 +135,7 @@ def test_every_link_to_a_heading_finds_it(where: Path, target: str) -> None:
 def test_the_citations_are_found_in_documents_docstrings_and_comments() -> None:
     pairs = {(where.relative_to(ROOT).as_posix(), path) for where, path in citations()}
     assert ("README.md", "SPEC.md") in pairs
-    assert ("judge/deciding/verdict.py", "docs/judge.md") in pairs
+    assert ("judge/deciding/decision.py", "docs/judge.md") in pairs
     assert ("tests/test_hostile.py", "tests/submissions/README.md") in pairs
     assert not any(path.endswith("board.md") for _, path in pairs), "a file a test writes"
 

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from judge.deciding.evidence import (
-    FALSE_ALARM,
     SMOOTHING,
     START_NORM,
     Detector,
@@ -18,6 +17,7 @@ from judge.deciding.evidence import (
     power,
     start_weight,
 )
+from judge.terms.options import FALSE_ALARM
 
 
 def test_start_weights_sum_to_at_most_one() -> None:

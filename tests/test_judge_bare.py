@@ -15,8 +15,8 @@ import pytest
 import judge.running.launch
 from judge.bare import bare_manifest, command_for, header_words
 from judge.cli import main
-from judge.manifest import ManifestError
-from judge.options import BeadFormat, MoveFormat, RefillRule, Transport
+from judge.terms.manifest import ManifestError
+from judge.terms.options import BeadFormat, MoveFormat, RefillRule, Transport
 
 pytestmark = pytest.mark.e2e
 

@@ -11,23 +11,16 @@ from reference.outcome import Outcome
 from reference.symmetry import canonical, map_cell
 
 from judge.deciding import checks
-from judge.deciding.boxes import Draw, box_labels, draw_for_move, square_orbit
 from judge.deciding.checks import BeadDraws
+from judge.deciding.decision import Facts, decide
+from judge.deciding.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.deciding.randomness import Evidence
-from judge.deciding.verdict import (
-    Check,
-    Ending,
-    Facts,
-    Failure,
-    Place,
-    Stall,
-    Verdict,
-    decide,
-    exit_status,
-)
-from judge.options import BeadFormat, RefillRule
-from judge.reading.dumps import BoxReader, DumpReading, first_empty_boxes, read_dump
 from judge.reading.formats import CANONICAL_SYMBOLS, Counts
+from judge.running.ending import Ending
+from judge.terms.boxes import Draw, box_labels, draw_for_move, square_orbit
+from judge.terms.options import BeadFormat, RefillRule
+from judge.terms.stops import Stall
+from judge.terms.verdicts import Check, Failure, Place, Verdict, exit_status
 
 PLACE = Place(2, 1)
 CORNER_BOX = canonical("X...O....")[0]  # X in a corner, O in the centre: one mirror symmetry
@@ -47,14 +40,17 @@ def full_dump(change: dict[Board, Counts] | None = None) -> dict[Board, Counts]:
 
 def test_true_board_checks_each_kind_of_board() -> None:
     """Check 2: the first board has one X; O's move lands as sent; MENACE adds exactly one X."""
-    assert checks.true_board_first("....X....", PLACE) == (None, 4)
-    assert checks.true_board_first("X...X....", PLACE)[0] is not None
-    assert checks.true_board_after_opponent("....X....", Cell(0), "O...X....", PLACE) is None
-    failure = checks.true_board_after_opponent("....X....", Cell(0), "..O.X....", PLACE)
+    empty = "." * 9
+    assert checks.true_board(empty, "....X....", PLACE) == (None, 4)
+    first = checks.true_board(empty, "X...X....", PLACE)[0]
+    assert first is not None and first.expected == "a cleared board with MENACE's first X"
+    assert checks.true_board("....X....", "O...X....", PLACE, o_move=Cell(0)) == (None, 0)
+    failure = checks.true_board("....X....", "..O.X....", PLACE, o_move=Cell(0))[0]
     assert failure is not None and failure.check is Check.TRUE_BOARD
-    assert checks.true_board_after_menace("O...X....", "OX..X....", PLACE) == (None, 1)
-    assert checks.true_board_after_menace("O...X....", "X...X....", PLACE)[0] is not None
-    assert checks.true_board_after_menace("O...X....", "OXX.X....", PLACE)[0] is not None
+    assert failure.expected == "O...X...."
+    assert checks.true_board("O...X....", "OX..X....", PLACE) == (None, 1)
+    assert checks.true_board("O...X....", "X...X....", PLACE)[0] is not None
+    assert checks.true_board("O...X....", "OXX.X....", PLACE)[0] is not None
 
 
 def box_text(label: Board, beads: str) -> str:
@@ -100,10 +96,10 @@ def test_learning_accepts_exactly_the_rule(outcome: int, delta: int) -> None:
     before = full_dump({CORNER_BOX: counts(1, 1, 2, 0, 0, 7)})
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     right = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + delta)), 7)})
-    assert checks.learning(before, right, [draw], outcome, RefillRule.ON_EMPTY, PLACE) is None
+    assert checks.learning_labelled(before, right, [draw], outcome, RefillRule.ON_EMPTY, PLACE) is None
     for wrong in (delta - 1, delta + 1):
         after = full_dump({CORNER_BOX: counts(1, 1, 2, *([0] * (2 + wrong)), 7)})
-        failure = checks.learning(before, after, [draw], outcome, RefillRule.ON_EMPTY, PLACE)
+        failure = checks.learning_labelled(before, after, [draw], outcome, RefillRule.ON_EMPTY, PLACE)
         assert failure is not None and failure.check is Check.LEARNING
 
 
@@ -114,10 +110,10 @@ def test_learning_accepts_any_symmetric_square() -> None:
     before = full_dump({CORNER_BOX: counts(1, 3, 0)})
     for square in (1, 3):
         after = full_dump({CORNER_BOX: counts(1, 3, 0, square)})
-        assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
+        assert checks.learning_labelled(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
                                RefillRule.ON_EMPTY, PLACE) is None
     after = full_dump({CORNER_BOX: counts(1, 3, 0, 0)})
-    assert checks.learning(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
+    assert checks.learning_labelled(before, after, [Draw(CORNER_BOX, orbit)], Outcome.WIN,
                            RefillRule.ON_EMPTY, PLACE) is not None
 
 
@@ -126,19 +122,19 @@ def test_learning_follows_either_refill_reading() -> None:
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     single = full_dump({CORNER_BOX: counts(0)})
     refilled = full_dump({CORNER_BOX: counts(1, 2, 7, 0, 0)})
-    assert checks.learning(single, refilled, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is None
+    assert checks.learning_labelled(single, refilled, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is None
     two_beads = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    assert checks.learning(single, two_beads, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is not None
-    assert checks.learning(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], Outcome.WIN,
+    assert checks.learning_labelled(single, two_beads, [draw], Outcome.WIN, RefillRule.ON_EMPTY, PLACE) is not None
+    assert checks.learning_labelled(single, full_dump({CORNER_BOX: counts(0, 0)}), [draw], Outcome.WIN,
                            RefillRule.ON_DRAW, PLACE) is None
     empty = full_dump({CORNER_BOX: counts()})
-    assert checks.learning(empty, two_beads, [draw], Outcome.WIN, RefillRule.ON_DRAW, PLACE) is None
+    assert checks.learning_labelled(empty, two_beads, [draw], Outcome.WIN, RefillRule.ON_DRAW, PLACE) is None
 
 
 def test_learning_rejects_a_change_in_a_box_not_drawn_from() -> None:
     """Check 6: boxes MENACE did not draw from stay as they were."""
     after = full_dump({CORNER_BOX: counts(1, 2, 0, 0)})
-    failure = checks.learning(full_dump(), after, [], Outcome.WIN, RefillRule.ON_EMPTY, PLACE)
+    failure = checks.learning_labelled(full_dump(), after, [], Outcome.WIN, RefillRule.ON_EMPTY, PLACE)
     assert failure is not None and CORNER_BOX in failure.expected
 
 
@@ -211,7 +207,7 @@ WRONG = Failure(Check.LEARNING, PLACE, "a", "b")
     (Facts(ending=ENDED, exit_failure=checks.exit_(ENDED, False, PLACE)), Verdict.WRONG_ANSWER,
      Check.EXIT),
     (Facts(ending=KILLED, hung_after_end=True), Verdict.TIME_LIMIT, Check.EXIT),
-    (Facts(ending=KILLED, stall=Stall(PLACE, 1.0, "reads", Check.INTERACTIVE)), Verdict.IDLE,
+    (Facts(ending=KILLED, stall=Stall(PLACE, 1.0, "reads", waiting_for_input=True)), Verdict.IDLE,
      Check.INTERACTIVE),
     (Facts(ending=KILLED, stall=Stall(PLACE, 1.0, "busy")), Verdict.IDLE, None),
     (Facts(ending=CRASHED, stall=Stall(PLACE, 1.0, "busy")), Verdict.RUNTIME_ERROR, None),
@@ -248,18 +244,18 @@ def test_learning_compares_a_symmetric_box_up_to_its_label_frames() -> None:
     orbit = square_orbit(CORNER_BOX, Cell(1))
     before = full_dump({CORNER_BOX: counts(1, 1, 3, 2)})
     mirrored = full_dump({CORNER_BOX: counts(3, 3, 1, 6)})  # squares 1, 3 and 2, 6 swapped
-    assert checks.learning(before, mirrored, [], Outcome.DRAW, "on-empty", PLACE) is None
-    assert checks.learning(before, mirrored, [Draw(CORNER_BOX, orbit)], Outcome.DRAW,
+    assert checks.learning_labelled(before, mirrored, [], Outcome.DRAW, "on-empty", PLACE) is None
+    assert checks.learning_labelled(before, mirrored, [Draw(CORNER_BOX, orbit)], Outcome.DRAW,
                            "on-empty", PLACE) is None
     changed = full_dump({CORNER_BOX: counts(3, 3, 1, 2)})
-    assert checks.learning(before, changed, [], Outcome.DRAW, "on-empty", PLACE) is not None
+    assert checks.learning_labelled(before, changed, [], Outcome.DRAW, "on-empty", PLACE) is not None
 
 
 def test_learning_says_which_result_the_program_learned_for() -> None:
     """A win learned as a draw is named in words."""
     draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
     before = full_dump({CORNER_BOX: counts(0, 1)})
-    failure = checks.learning(before, before, [draw], Outcome.WIN, "on-empty", PLACE)
+    failure = checks.learning_labelled(before, before, [draw], Outcome.WIN, "on-empty", PLACE)
     assert failure is not None
     assert failure.expected.startswith(f"box {CORNER_BOX}: 0 0 1 (0 1 before the game, one more")
     assert failure.evidence == ("difference: square 0: 1 bead, 2 expected",
@@ -288,3 +284,26 @@ def test_unlabelled_learning_says_which_result_the_program_learned_for() -> None
     assert failure.evidence == ("MENACE lost here, but the program learned as for a win",)
     assert checks.learning_unlabelled((counts(0, 4),), (counts(4),), 1, Outcome.LOSS,
                                       PLACE) is None
+
+
+def test_new_game_starts_each_game_and_none_follows_the_last() -> None:
+    """Check 1: `new game` where a game starts; after the last game, a `new game` fails."""
+    assert checks.new_game(" New Game ", PLACE) is None
+    assert checks.new_game("X........", PLACE) is not None
+    assert checks.new_game("bye", Place(3, 0), more=False) is None
+    extra = checks.new_game("new game", Place(3, 0), more=False)
+    assert extra is not None and extra.check is Check.NEW_GAME
+    assert extra.expected == "exactly 3 games, then the end of output"
+
+
+def test_the_first_dump_has_an_empty_box_only_where_game_one_emptied_it() -> None:
+    """Check 5 on the first dump: under the on-draw reading, an empty box must be one game 1
+    drew its last bead from, and lost."""
+    reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_DRAW)
+    texts = [box_text(label, "" if label == CORNER_BOX else " ".join(
+        str(c) for c in range(9) if label[c] == ".")) for label in box_labels()]
+    draw = Draw(CORNER_BOX, frozenset({Cell(0)}))
+    assert checks.dump(texts, reader, PLACE)[0] is None
+    assert checks.dump(texts, reader, PLACE, game_one=([draw], Outcome.LOSS))[0] is None
+    failure = checks.dump(texts, reader, PLACE, game_one=([draw], Outcome.WIN))[0]
+    assert failure is not None and failure.check is Check.DUMP and failure.subject == CORNER_BOX

@@ -103,7 +103,7 @@ def test_the_leaderboard_judges_each_submission(tmp_path: Path,
 def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -> None:
     """`-j 3` gives the rows, verdicts and order of `-j 1`, each row timed by its own run."""
     from judge.leaderboard import judge_collection
-    from judge.settings import Settings
+    from judge.terms.settings import Settings
 
     for name, fixture in (("good", "accepted/canonical"), ("bad", "wrong-answer/learning-loss"),
                           ("digits", "accepted/digit-moves")):

@@ -16,8 +16,8 @@ from reference.board import EMPTY
 
 import judge.deciding.checks
 from judge.cli import main
-from judge.deciding.boxes import box_labels
 from judge.invariants import check_step
+from judge.terms.boxes import box_labels
 
 pytestmark = pytest.mark.e2e
 

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from reference.board import Board, Cell
 from reference.symmetry import map_cell, transform
 
-from judge.deciding.boxes import BOX_COUNT, box_labels, orientations
-from judge.options import BeadFormat, MoveFormat
+from judge.deciding.dumps import BoxReader
 from judge.reading.formats import (
     CANONICAL_SYMBOLS,
     AmbiguousError,
@@ -25,9 +24,10 @@ from judge.reading.formats import (
     read_box_line,
     read_cells,
     split_one_line_dump,
-    to_label_frame,
 )
 from judge.strategies import boards, symmetries
+from judge.terms.boxes import BOX_COUNT, box_labels, orientations
+from judge.terms.options import BeadFormat, MoveFormat, RefillRule
 
 X_SYMBOLS = ("X", "x")
 O_SYMBOLS = ("O", "o", "0")
@@ -145,9 +145,11 @@ def test_a_box_line_in_any_orientation_maps_beads_to_the_label(g: int, label: Bo
              "list": repr(printed_beads)}[form]
     box = read_box_line(f"{image} {beads}", CANONICAL_SYMBOLS)
     assert box.label == image
-    mapped = to_label_frame(image, bead_counts(box.beads, BeadFormat.ZERO_TO_EIGHT))
-    assert mapped is not None
-    assert mapped == (label, tuple(1 if c in empties else 0 for c in range(9)))
+    reader = BoxReader(CANONICAL_SYMBOLS, BeadFormat.ZERO_TO_EIGHT, RefillRule.ON_EMPTY)
+    reading = reader.read(f"{image} {beads}")
+    assert (reading.printed, reading.problem) == (image, None)
+    assert (reading.label, reading.counts) == (label, tuple(1 if c in empties else 0
+                                                            for c in range(9)))
 
 
 def test_beads_in_every_numbering() -> None:

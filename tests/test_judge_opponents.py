@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 import statistics
 
+from simulation import Fault, simulate
+
 from reference.board import Board, Cell
 
-from judge.deciding.boxes import label_of
 from judge.deciding.opponents import FIRST_HUNT, CoverageOpponent, Knowledge, MixedOpponent
-from judge.deciding.simulation import Fault, simulate
-from judge.options import OpponentKind
+from judge.terms.boxes import label_of
+from judge.terms.options import OpponentKind
 
 BOARD: Board = "X........"
 """O to move after MENACE took a corner."""

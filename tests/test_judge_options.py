@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge import options
 from judge.cli import build_parser, main, settings_from
-from judge.manifest import Manifest, ManifestError, parse_manifest
-from judge.options import (
+from judge.running.launch import limits_for
+from judge.terms import options
+from judge.terms.manifest import Manifest, ManifestError, parse_manifest
+from judge.terms.options import (
     BeadFormat,
     OpponentKind,
     OptionError,
@@ -20,8 +21,8 @@ from judge.options import (
     TransportSource,
     parse,
 )
-from judge.settings import Settings
-from judge.telling.replay import Replay, ReplayError, parse_replay, replay_text
+from judge.terms.replay import Replay, ReplayError, parse_replay, replay_text
+from judge.terms.settings import Settings
 
 
 def settings_for(argv: list[str], manifest: Manifest, replay: Replay | None = None) -> Settings:
@@ -43,7 +44,7 @@ def test_the_command_line_defaults_are_the_settings_defaults() -> None:
     assert got.games == options.GAMES and got.opponent is OpponentKind.MIXED
     assert got.cpu_seconds == options.time_limit(options.GAMES)
     assert got.wall_seconds == options.wall_cap(got.cpu_seconds) > 2 * got.cpu_seconds
-    limits = got.limits
+    limits = limits_for(got)
     assert limits.cpu_seconds == int(got.cpu_seconds) + 1
     assert limits.cpus == options.CPUS
     assert (limits.memory_mb, limits.output_bytes) == (options.MEMORY_MB,
@@ -53,9 +54,9 @@ def test_the_command_line_defaults_are_the_settings_defaults() -> None:
 def test_the_limits_follow_the_number_of_games_and_the_options() -> None:
     got = settings_for(["--games", "10", "--time-limit", "5", "--output-limit", "2",
                         "--memory-limit", "300"], Manifest(command=("menace",)))
-    assert (got.cpu_seconds, got.limits.cpu_seconds) == (5, 6)
-    assert (got.limits.output_bytes, got.limits.memory_mb) == (2 << 20, 300)
-    assert settings_for(["--games", "10"], Manifest(command=("m",))).limits.output_bytes == \
+    assert (got.cpu_seconds, limits_for(got).cpu_seconds) == (5, 6)
+    assert (limits_for(got).output_bytes, limits_for(got).memory_mb) == (2 << 20, 300)
+    assert limits_for(settings_for(["--games", "10"], Manifest(command=("m",)))).output_bytes == \
         options.output_limit(10)
 
 

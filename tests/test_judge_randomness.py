@@ -7,11 +7,11 @@ import math
 import random
 
 import pytest
+from simulation import Fault, Keeping, Printing, simulate
 
 from reference.board import EMPTY, Board, Cell, empty_cells
 
 from judge.deciding.bead_ages import Ages
-from judge.deciding.boxes import box_labels, square_orbit
 from judge.deciding.draw_laws import (
     COUNT_POWERS,
     PLACE_LAWS,
@@ -31,7 +31,7 @@ from judge.deciding.randomness import (
     counts_of,
 )
 from judge.deciding.refill_law import orbit_ids
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
+from judge.terms.boxes import box_labels, square_orbit
 
 LABELS = box_labels()
 LOWERED = 20.0
@@ -180,8 +180,8 @@ def test_each_alternative_catches_its_fault(fault: Fault, size: float, games: in
     the likeliest (or all but); the same MENACE without it is not."""
     for seed in (1, 2, 3):
         outcome = simulate(fault, size, games, seed, **kind)  # type: ignore[arg-type]
-        assert outcome.draws_rejected is not None, (seed, outcome.draw_test.ratios())
-        top = outcome.draw_test.per_alternative()[:3]
+        assert outcome.draws_rejected is not None, (seed, outcome.bead_draws.ratios())
+        top = outcome.bead_draws.per_alternative()[:3]
         assert any(line.startswith(alternative) for line in top), top
     correct = simulate(Fault.NONE, 0.0, games, 1, **kind)  # type: ignore[arg-type]
     assert correct.draws_rejected is None
@@ -194,5 +194,5 @@ def test_a_fault_from_game_150_is_caught_within_150_games(fault: Fault) -> None:
     for seed in (1, 2, 3):
         outcome = simulate(fault, 1.0, 300, seed, start=150)
         assert outcome.draws_rejected is not None and 150 <= outcome.draws_rejected <= 300
-        k = max(range(len(DRAW_ALTERNATIVES)), key=lambda j: outcome.draw_test.log_values[j])
-        assert 120 <= outcome.draw_test.starts[k] <= 180, outcome.draw_test.strongest
+        k = max(range(len(DRAW_ALTERNATIVES)), key=lambda j: outcome.bead_draws.log_values[j])
+        assert 120 <= outcome.bead_draws.starts[k] <= 180, outcome.bead_draws.strongest

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from judge.options import SandboxPolicy, Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT
 from judge.running.launch import minimal_environment, resolve_command
 from judge.running.probes import support
 from judge.running.sandbox import Limits, Sandbox
 from judge.running.session import Session, SpawnError
+from judge.terms.options import SandboxPolicy, Transport
 
 pytestmark = pytest.mark.e2e
 

@@ -10,15 +10,14 @@ import pytest
 
 from reference.notation import parse_move
 
+from judge.deciding.decision import decide
+from judge.deciding.judging import facts_from
 from judge.deciding.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
 from judge.deciding.referee import Played, Referee
-from judge.deciding.verdict import Ending, decide
-from judge.judging import facts_from
-from judge.manifest import Declarations
-from judge.options import RefillRule, Transport
-from judge.running.channel import EOF, TIMEOUT, Channel, NoLine
-from judge.running.processes import ProcessReading, Progress
-from judge.settings import Settings
+from judge.running.playback import Afterwards, Playback
+from judge.terms.manifest import Dialect
+from judge.terms.options import RefillRule, Transport
+from judge.terms.settings import Settings
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
@@ -66,86 +65,31 @@ def opponent_moves(transcript: Transcript) -> list[list[int]]:
     return games
 
 
-class TranscriptProgram:
-    """A stand-in for a live program that says exactly what the transcript says, in order."""
-
-    transport = Transport.PTY
-
-    def __init__(self, transcript: Transcript) -> None:
-        self.items = list(transcript.items)
-        self.end = transcript.end
-        self.position = 0
-        self.looks = 0
-
-    def send_line(self, text: str) -> bool:
-        """Take the judge's line, which must be the transcript's next `>` line."""
-        if self.position == len(self.items) and self.end.startswith("exit"):
-            return False
-        assert self.position < len(self.items), f"judge sent {text!r} after the transcript ended"
-        direction, expected = self.items[self.position]
-        assert (direction, expected) == (">", text), f"judge sent {text!r}, transcript has {expected!r}"
-        self.position += 1
-        return True
-
-    def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next `<` line; silence if the judge should have sent first; the end after that."""
-        if self.position < len(self.items):
-            direction, text = self.items[self.position]
-            if direction == ">":
-                return TIMEOUT
-            self.position += 1
-            return text
-        return EOF if self.end.startswith("exit") else TIMEOUT
-
-    def read_ready(self, most: int) -> list[str]:
-        """Nothing is read ahead."""
-        return []
-
-    def ready(self) -> bool:
-        """Every line is at hand: the checks due wait for the next move."""
-        return True
-
-    def progress(self) -> Progress:
-        """What the program does once silent, from the transcript's `# end:` header: a busy
-        one uses a second of CPU time at each look."""
-        self.looks += 1
-        busy = self.end == "busy"
-        return Progress(ProcessReading(running=busy, reading_stdin=self.end == "waiting-for-input",
-                                       sleeping=False, count=1), busy=busy,
-                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0)
-
-    def wait_exit(self, timeout: float) -> bool:
-        """True when the transcript ends with an exit."""
-        return self.end.startswith("exit")
-
-
-    def close(self) -> Ending:
-        """How the program ended."""
-        return self.ending()
-
-    def ending(self) -> Ending:
-        """How the program ended, from the `# end:` header."""
-        if self.end.startswith("exit"):
-            return Ending(int(self.end.split()[1]), None, False, 0, 0.0)
-        return Ending(None, None, True, 0, 0.0)
+def playback(transcript: Transcript, kind: type[Playback] = Playback) -> Playback:
+    """The transcript's program, played back as the transcript says it ended."""
+    afterwards, _, status = transcript.end.partition(" ")
+    return kind(transcript.items, afterwards=Afterwards(afterwards), status=int(status or 0),
+                    transport=Transport.PTY)
 
 
 def replay_verdict(transcript: Transcript) -> str:
     """The verdict line the judge reaches on a transcript."""
     games = int(transcript.items[0][1])
-    session = TranscriptProgram(transcript)
+    session = playback(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
     played = refereed(session, transcript.refill, settings, opponent)
     return decide(facts_from(played.stop, session.close(), played.place)).line()
 
 
-def refereed(program: TranscriptProgram, refill: RefillRule, settings: Settings,
+def refereed(program: Playback, refill: RefillRule, settings: Settings,
              opponent: Opponent) -> Played:
-    """The referee's run over a transcript's program, which must stop with a reason."""
-    channel: Channel = program
-    played = Referee(channel, Declarations(refill=refill), settings, opponent, Knowledge()).play()
+    """The referee's run over a transcript's program, which must stop with a reason, the
+    judge having sent exactly the lines the transcript shows it sending."""
+    played = Referee(program, Dialect(refill=refill), settings, opponent, Knowledge()).play()
     assert played.stop is not None, played.fault
+    said = [text for direction, text in program.lines if direction == ">"]
+    assert program.sent == said[:len(program.sent)], "the judge sent what the transcript shows"
     return played
 
 
@@ -179,13 +123,13 @@ def test_a_check_made_once_the_next_move_is_sent_reports_its_own_game() -> None:
     learning = read_transcript(TRANSCRIPTS / "learning-win.txt")
     transcript = later_games(learning, 3, ("<", "new game"), ("<", "X . ."), ("<", ". . ."),
                              ("<", ". . ."), (">", "RR"))
-    session = TranscriptProgram(transcript)
+    session = playback(transcript)
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     played = refereed(session, RefillRule.ON_EMPTY, Settings(games=3), opponent)
     decision = decide(facts_from(played.stop, session.close(), played.place))
     assert decision.line() == "wrong-answer learning"
     assert decision.place.game == 2
-    assert session.position == len(transcript.items), "game 3's first move was sent"
+    assert session.sent[-1] == "RR", "game 3's first move was sent"
     assert played.games_played == 1
     log = played.game_log
     assert log[0] == "< new game" and "> RL" in log and "> RR" not in log
@@ -198,7 +142,7 @@ def test_a_pending_check_that_fails_wins_over_a_later_end_of_output() -> None:
     assert replay_verdict(transcript) == "wrong-answer learning"
 
 
-class SlowSession(TranscriptProgram):
+class SlowSession(Playback):
     """The transcript's program, always still working on its answer when the judge reads."""
 
     def ready(self) -> bool:
@@ -206,14 +150,14 @@ class SlowSession(TranscriptProgram):
         return False
 
 
-def judged(session: TranscriptProgram, transcript: Transcript) -> tuple[object, ...]:
+def judged(session: Playback, transcript: Transcript) -> tuple[object, ...]:
     """Everything a report shows of a run on the transcript, and the moves its replay keeps."""
     games = int(transcript.items[0][1])
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
     played = refereed(session, transcript.refill, settings, opponent)
     decision = decide(facts_from(played.stop, session.close(), played.place))
-    return (decision, played.games_played, played.coverage, played.draw_test,
+    return (decision, played.games_played, played.coverage, played.bead_draws,
             played.game_log, played.transcript, played.moves)
 
 
@@ -229,5 +173,5 @@ LATE = [
 def test_checks_made_early_or_late_report_the_same(transcript: Transcript) -> None:
     """Checks made while the program works, or only once they must be, give the same report:
     a failure found later is shown as where its check fell due."""
-    assert judged(SlowSession(transcript), transcript) == judged(
-        TranscriptProgram(transcript), transcript)
+    assert judged(playback(transcript, SlowSession), transcript) == judged(
+        playback(transcript), transcript)

@@ -1,4 +1,5 @@
-"""The architecture: the model never imports the study tools, the judge only the pure model, no cycles."""
+"""The architecture: the model never imports the study tools, the judge only the pure model and
+only down its floors, no cycles."""
 
 from __future__ import annotations
 
@@ -58,6 +59,28 @@ def test_the_judge_uses_only_the_pure_model() -> None:
         assert graph[name] <= PURE_MODEL, f"{name} imports {sorted(graph[name] - PURE_MODEL)}"
 
 
+FLOORS = ("judge.terms", "judge.running", "judge.reading", "judge.deciding", "judge.telling")
+"""The judge's floors from the ground up; the rest of `judge` (the command line, the public
+toolkit) stands on top of them all."""
+
+
+def floor(name: str) -> int:
+    """The floor a module of the judge stands on: its folder's place in FLOORS, or the top."""
+    return next((number for number, folder in enumerate(FLOORS)
+                 if name == folder or name.startswith(folder + ".")), len(FLOORS))
+
+
+def test_the_judge_imports_only_down_its_floors() -> None:
+    graph = imports()
+    judge = {name: {n for n in names if n.startswith("judge")}
+             for name, names in graph.items() if name.startswith("judge")}
+    assert {floor(name) for name in judge} == set(range(len(FLOORS) + 1))
+    assert floor("judge.reading.reader") < floor("judge.deciding.referee") < floor("judge.cli")
+    for name, names in judge.items():
+        up = sorted(n for n in names if floor(n) > floor(name))
+        assert not up, f"{name} imports {up}, from a floor above its own"
+
+
 def test_no_import_cycles() -> None:
     graph = imports()
     done: set[str] = set()
@@ -105,3 +128,5 @@ def test_the_layout_page_lists_every_module_after_those_it_imports() -> None:
     for name in order:
         later = sorted(n for n in graph[name] if n in place and place[n] > place[name])
         assert not later, f"{name} imports {later}, listed after it"
+    floors = [floor(name) for name in order if name.startswith("judge")]
+    assert floors == sorted(floors), "the judge's modules are listed floor by floor, from the ground"

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from itertools import product
 
 import pytest
+from simulation import Fault, simulate
 
 from reference.board import Board, Cell, empty_cells
 from reference.symmetry import PERMUTATIONS
 
-from judge.deciding.boxes import box_labels, square_orbit
 from judge.deciding.randomness import counts_of
 from judge.deciding.refill_law import (
     REFILL_ALTERNATIVES,
@@ -24,8 +24,8 @@ from judge.deciding.refill_law import (
     randomised_pit,
     refill_beads,
 )
-from judge.deciding.simulation import Fault, simulate
-from judge.options import RefillRule
+from judge.terms.boxes import box_labels, square_orbit
+from judge.terms.options import RefillRule
 
 LABELS = box_labels()
 LOWERED = 20.0
@@ -140,8 +140,8 @@ def test_each_refill_alternative_catches_its_fault(fault: Fault, size: float,
     games on three seeds, the alternative made for it the likeliest or all but."""
     for seed in (1, 2, 3):
         outcome = simulate(fault, size, 40, seed, one_bead=True)
-        assert outcome.refills_rejected is not None, outcome.refill_test.ratios()
-        top = outcome.refill_test.per_alternative()[:2]
+        assert outcome.refills_rejected is not None, outcome.refill_beads.ratios()
+        top = outcome.refill_beads.per_alternative()[:2]
         assert any(line.startswith(alternative) for line in top), top
     assert simulate(Fault.NONE, 0.0, 40, 1, one_bead=True).refills_rejected is None
 

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
-from judge.options import SandboxPolicy
 from judge.running.cgroups import TreeLimits, remove_stale
 from judge.running.probes import support
 from judge.running.processes import CLOCK_TICKS
@@ -30,6 +29,7 @@ from judge.running.sandbox import (
     Support,
 )
 from judge.running.warden import Report, read_report, script
+from judge.terms.options import SandboxPolicy
 
 pytestmark = pytest.mark.e2e
 
@@ -472,9 +472,9 @@ def test_without_groups_processes_together_are_held_to_the_memory_limit(tmp_path
 def test_inside_namespaces_the_judges_copy_goes_once_the_program_runs(tmp_path: Path) -> None:
     """The working folder on the host is the sandbox's source only: inside namespaces it is
     gone as soon as the program runs; without, it stays until the run ends."""
-    from judge.manifest import read_manifest
     from judge.running.launch import start_program
-    from judge.settings import Settings
+    from judge.terms.manifest import read_manifest
+    from judge.terms.settings import Settings
 
     started = start_program(read_manifest(assembled("accepted/canonical", tmp_path)),
                             Settings(games=1))

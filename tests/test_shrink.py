@@ -17,11 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.deciding.verdict import Check, Verdict
-from judge.judging import Run, judge
-from judge.manifest import Manifest
-from judge.settings import Settings
-from judge.telling.replay import read_replay
+from judge.deciding.judging import Run, judge
 from judge.telling.report import shrunk_lines
 from judge.telling.shrinking.case import choices_source
 from judge.telling.shrinking.case import test_body as shrunk_test_body
@@ -33,6 +29,10 @@ from judge.telling.shrinking.search import (
     shrink,
     size,
 )
+from judge.terms.manifest import Manifest
+from judge.terms.replay import read_replay
+from judge.terms.settings import Settings
+from judge.terms.verdicts import Check, Verdict
 
 pytestmark = pytest.mark.e2e
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from fixture_folders import assembled
+from simulation import Fault, Keeping, Printing, simulate
 
-from judge.deciding.evidence import FALSE_ALARM
 from judge.deciding.randomness import DRAW_ALTERNATIVES
 from judge.deciding.refill_law import REFILL_ALTERNATIVES
-from judge.deciding.simulation import Fault, Keeping, Printing, simulate
+from judge.terms.options import FALSE_ALARM
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 2000
@@ -64,7 +64,7 @@ def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
     printed sorted, is caught within 1,000 games on five seeds."""
     for seed in range(1, 6):
         outcome = simulate(Fault.SKIPS_LAST, 1.0, 1000, seed, one_bead=one_bead)
-        assert outcome.draws_rejected is not None, outcome.draw_test.ratios()
+        assert outcome.draws_rejected is not None, outcome.bead_draws.ratios()
 
 
 def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reference.board import X
-from reference.storage import load_boxes
+from reference.boxes_file import load_boxes
 from reference.study.cli import main
 from reference.study.progress import ProgressBar
 

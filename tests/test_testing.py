@@ -17,9 +17,7 @@ from reference.board import EMPTY, Board, legal_moves
 from reference.menace import Menace
 from reference.symmetry import transform
 
-from judge.deciding.boxes import needs_box
 from judge.deciding.opponents import Choices, Opponent
-from judge.deciding.verdict import Check
 from judge.invariants import result_of
 from judge.strategies import (
     beads,
@@ -33,6 +31,8 @@ from judge.strategies import (
     symmetries,
     transcripts,
 )
+from judge.terms.boxes import needs_box
+from judge.terms.verdicts import Check
 from judge.testing import (
     assert_accepted,
     check_dump,

@@ -6,8 +6,7 @@ import math
 
 import pytest
 
-from judge import options
-from judge.deciding.evidence import FALSE_ALARM, Detector, Evidence, power
+from judge.deciding.evidence import Detector, Evidence, power
 from judge.deciding.thorough import (
     MARGIN,
     first_settings,
@@ -17,7 +16,9 @@ from judge.deciding.thorough import (
     shortfalls,
     standing,
 )
-from judge.settings import Settings
+from judge.terms import options
+from judge.terms.options import FALSE_ALARM
+from judge.terms.settings import Settings
 
 THRESHOLD = 2 / FALSE_ALARM
 

@@ -1,2 +1,2 @@
-"""Deciding: the 304 boxes, the checks of SPEC section 7, the statistical tests, the opponents,
-the referee that plays and checks, and the verdict in its order of decision."""
+"""Deciding: the checks of SPEC section 7 and its statistical tests, the opponents, the referee
+that plays and checks, one judged run start to verdict, and the verdict with its hints."""

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from typing import Final
 
-from reference.board import EMPTY, Board, Cell, X, play
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
-from judge.deciding.boxes import Draw
+from judge.deciding.dumps import (
+    PAST,
+    Boxes,
+    BoxReader,
+    BoxReading,
+    DumpReading,
+    first_empty_boxes,
+    read_dump,
+)
+from judge.deciding.phrases import EIGHT_LINES, missed_line, why_over
 from judge.deciding.randomness import (
-    FALSE_ALARM,
     Drawn,
     DrawStatistics,
     Evidence,
@@ -22,12 +31,12 @@ from judge.deciding.randomness import (
     counts_of,
     refill_beads,
 )
-from judge.deciding.verdict import Check, Ending, Failure, Place
-from judge.options import RefillRule
-from judge.reading.dumps import PAST, Boxes, BoxReading
-from judge.reading.formats import Counts
-from judge.telling.hints import EIGHT_LINES, missed_line, why_over
-from judge.telling.text import plural
+from judge.reading.formats import Counts, is_new_game
+from judge.running.ending import Ending
+from judge.terms.boxes import Draw
+from judge.terms.options import FALSE_ALARM, RefillRule
+from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
 """SPEC 5: how many beads of each drawn square a box gains after each outcome."""
@@ -43,70 +52,80 @@ def show(counts: Counts) -> str:
 
 # -- 1. new-game -------------------------------------------------------------------------
 
-def new_game(line: str, place: Place) -> Failure | None:
-    """Check 1: the game starts with the line `new game`."""
-    if line.strip().lower() == "new game":
+def new_game(line: str, place: Place, *, more: bool = True) -> Failure | None:
+    """Check 1: each game starts with the line `new game`; after the last game (`more` False),
+    none does."""
+    if is_new_game(line) == more:
         return None
-    return Failure(Check.NEW_GAME, place, "new game", line)
+    if more:
+        return Failure(Check.NEW_GAME, place, "new game", line)
+    return Failure(Check.NEW_GAME, place,
+                   f"exactly {plural(place.game, 'game')}, then the end of output", "new game")
 
 
 # -- 2. true-board -----------------------------------------------------------------------
 
-def true_board_first(board: Board, place: Place) -> tuple[Failure | None, Cell]:
-    """Check 2, first board of a game: exactly one X, nothing else (the board was cleared)."""
-    if board.count(X) == 1 and board.count(EMPTY) == 8:
-        return None, Cell(board.index(X))
-    return Failure(Check.TRUE_BOARD, place, "a cleared board with MENACE's first X",
-                   board), Cell(0)
+def true_board(before: Board, after: Board, place: Place, *,
+               o_move: Cell | None = None) -> tuple[Failure | None, Cell]:
+    """Check 2: the board printed after `before` is the true board, and the square played.
 
-
-def true_board_after_opponent(before: Board, cell: Cell, after: Board,
-                              place: Place) -> Failure | None:
-    """Check 2, after O's move: the board differs from the one before by exactly that O."""
-    expected = play(before, cell)
-    if after == expected:
-        return None
-    return Failure(Check.TRUE_BOARD, place, expected, after)
-
-
-def true_board_after_menace(before: Board, after: Board,
-                            place: Place) -> tuple[Failure | None, Cell]:
-    """Check 2, after MENACE's move: exactly one new X on an empty square, nothing else."""
+    After O's move `o_move`, it is the board before with that O; after MENACE's, it has
+    exactly one new X on an empty square, and nothing else (on the empty board: the cleared
+    board with MENACE's first X).
+    """
+    if o_move is not None:
+        expected = play(before, o_move)
+        return (None if after == expected
+                else Failure(Check.TRUE_BOARD, place, expected, after)), o_move
     changed = [c for c in range(9) if before[c] != after[c]]
     if len(changed) == 1 and before[changed[0]] == EMPTY and after[changed[0]] == X:
         return None, Cell(changed[0])
-    return Failure(Check.TRUE_BOARD, place, f"{before} with one new X on an empty square",
-                   after), Cell(0)
+    should = ("a cleared board with MENACE's first X" if before == EMPTY_BOARD
+              else f"{before} with one new X on an empty square")
+    return Failure(Check.TRUE_BOARD, place, should, after), Cell(0)
 
 
 # -- 3. game-end -------------------------------------------------------------------------
 
-def game_end(board: Board, over: bool, got: str, line: str, place: Place) -> Failure:
-    """Check 3: the failure of a game that went on after its end, or stopped before it."""
+def game_end(board: Board, over: bool, came: str, place: Place) -> Failure:
+    """Check 3: the failure of a game that went on after its end (`over`: what `came` instead
+    of the dump), or stopped before it (what came instead of the next board)."""
     if over:
         return Failure(Check.GAME_END, place,
-                       f"the matchbox dump: the game is over on {board}", f"{got}: {line}",
+                       f"the matchbox dump: the game is over on {board}", came,
                        evidence=(f"the game was over: {why_over(board)}",),
                        hints=(missed_line(board),))
-    return Failure(Check.GAME_END, place,
-                   f"a board: the game is not over on {board}", f"{got}: {line}",
+    return Failure(Check.GAME_END, place, f"a board: the game is not over on {board}", came,
                    hints=("a game goes on until a side has three in a row or the board is "
                           "full: the program ended it too soon",))
-
-
-def game_end_waits(board: Board, place: Place) -> Failure:
-    """Check 3: the failure of a program that asks for a move once the game is over."""
-    return Failure(Check.GAME_END, place, f"the matchbox dump: the game is over on {board}",
-                   "it waits for another move",
-                   evidence=(f"the game was over: {why_over(board)}",),
-                   hints=(missed_line(board),))
 
 
 # -- 4. interactive ----------------------------------------------------------------------
 
 def interactive(waiting_for_input: bool) -> Check | None:
-    """Check 4: a silent program blocked reading its input did not show its move first."""
+    """Check 4: a silent program blocked reading its input did not show its move first (an
+    idle program that was not is idle, and no check of its own fails)."""
     return Check.INTERACTIVE if waiting_for_input else None
+
+
+# -- 5. dump ----------------------------------------------------------------------------
+
+def dump(texts: Sequence[str], reader: BoxReader, place: Place,
+         previous: DumpReading | None = None, *,
+         game_one: tuple[Sequence[Draw], Outcome] | None = None
+         ) -> tuple[Failure | None, DumpReading]:
+    """Check 5 on a dump's lines, each read by `reader` (judge/deciding/dumps.py): 304 boxes,
+    one for each box of SPEC 4, every bead on an empty square of its label, none empty (but
+    where the on-draw refill allows it); and the dump as read.
+
+    After a labelled dump of 304 boxes (`previous`), only the lines that differ are read again.
+    `game_one`, MENACE's draws and result in game 1, holds the first dump to the boxes game 1
+    can have emptied.
+    """
+    failure, reading = read_dump(list(texts), reader, place, previous)
+    if failure is None and game_one is not None:
+        failure = first_empty_boxes(reading, list(game_one[0]), game_one[1], place)
+    return failure, reading
 
 
 # -- 6. learning -------------------------------------------------------------------------
@@ -163,9 +182,9 @@ def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
     return ("difference: " + "; ".join(wrong),) if wrong else ()
 
 
-def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, refill: RefillRule,
-             place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
-    """Check 6: between two dumps only the boxes drawn from change, each as SPEC 5 says.
+def learning_labelled(before: Boxes, after: Boxes, draws: Sequence[Draw], outcome: Outcome,
+                      refill: RefillRule, place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
+    """Check 6 for labelled dumps: only the boxes drawn from change, each as SPEC 5 says.
 
     `changed`, when given, names every box whose line differs: the others are equal.
     """
@@ -193,10 +212,39 @@ def learning(before: Boxes, after: Boxes, draws: list[Draw], outcome: Outcome, r
     return None
 
 
-def with_ending(failure: Failure | None, outcome: Outcome, board: Board) -> Failure | None:
+def learning(before: DumpReading, after: DumpReading, draws: Sequence[Draw], outcome: Outcome,
+             refill: RefillRule, place: Place, reader: BoxReader, *,
+             board: Board | None = None) -> Failure | None:
+    """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says;
+    a failure shows the box's line in both dumps, and, given the `board` the game ended on,
+    how the game ended where the program learned as for another result."""
+    if after.boxes is not None and before.boxes is not None:
+        failure = learning_labelled(before.boxes, after.boxes, draws, outcome, refill, place,
+                                    after.changed)
+        if failure is not None:
+            failure = replace(failure, evidence=(
+                *failure.evidence,
+                "previous dump: " + _printed(before, reader, failure.subject),
+                "this dump:     " + _printed(after, reader, failure.subject)))
+    elif after.boxes is None and before.boxes is None:
+        failure = learning_unlabelled(before.unlabelled, after.unlabelled, len(draws), outcome,
+                                      place)
+    else:
+        return Failure(None, place, "dumps all labelled or all unlabelled",
+                       "a change of form between dumps")
+    return failure if failure is None or board is None else _with_ending(failure, outcome, board)
+
+
+def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
+    """The line of a dump that holds the box `label`."""
+    return next((text for text in dump.texts if reader.read(text).label == label),
+                "(no such line)")
+
+
+def _with_ending(failure: Failure, outcome: Outcome, board: Board) -> Failure:
     """A learning failure that scored the game as another result, with how the game ended:
     the line the program may have missed."""
-    if failure is None or outcome is Outcome.DRAW or \
+    if outcome is Outcome.DRAW or \
             not any("learned as for a" in line for line in failure.evidence):
         return failure
     rule = {Outcome.WIN: "after a win the drawn bead goes back with one more of its square",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from judge.deciding.stops import Failed
+from judge.terms.stops import Failed
 
 Mark = TypeVar("Mark")
 """The referee's note of where the run stood when checks fell due."""

@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Final
 
-FALSE_ALARM: Final = 1e-4
-"""Each statistical check rejects at most this fraction of correct runs."""
+from judge.terms.options import FALSE_ALARM
+
 SMOOTHING: Final = 0.1
 """An alternative that may give an observation no chance is mixed with this share of the SPEC's."""
 POWER: Final = 0.99

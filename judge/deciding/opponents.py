@@ -10,8 +10,8 @@ from typing import Final, Protocol
 from reference.board import EMPTY, Board, Cell, is_over, legal_moves, play
 from reference.solver import best_moves
 
-from judge.deciding.boxes import label_of, needs_box
-from judge.options import OpponentKind
+from judge.terms.boxes import label_of, needs_box
+from judge.terms.options import OpponentKind
 
 MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4), (OpponentKind.PERFECT, 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""

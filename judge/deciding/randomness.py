@@ -40,10 +40,11 @@ from judge.deciding.draw_laws import (
     place_names,
     place_ratios,
 )
-from judge.deciding.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
+from judge.deciding.evidence import SMOOTHING, Detector, Evidence, Moments, moments
 from judge.deciding.refill_law import Counts, Refilled, RefillStatistics, orbit_ids, refill_beads
+from judge.terms.options import FALSE_ALARM
 
-__all__ = ["DRAW_ALTERNATIVES", "FALSE_ALARM", "Counts", "DrawStatistics", "Drawn", "Evidence",
+__all__ = ["DRAW_ALTERNATIVES", "Counts", "DrawStatistics", "Drawn", "Evidence",
            "Refilled", "RefillStatistics", "counts_of", "refill_beads"]
 
 ORDERS: Final = ("by square", "as printed", "by age")

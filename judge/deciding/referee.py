@@ -4,6 +4,7 @@ output arrives, and says how the run went, as a value."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Container
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -12,21 +13,23 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.symmetry import stabiliser
 
 from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, Draw, draw_for_move
 from judge.deciding.checks import BeadDraws, Refills
 from judge.deciding.deferred import Deferred
+from judge.deciding.dumps import BoxReader, DumpReading, box_reader
 from judge.deciding.opponents import Knowledge, Opponent
+from judge.deciding.phrases import BEAD_FORMS
 from judge.deciding.randomness import Evidence
-from judge.deciding.stops import Finished, Stop
-from judge.deciding.verdict import Check, Failure, Place
-from judge.invariants import check_step
-from judge.manifest import Declarations
-from judge.options import RefillRule
-from judge.reading.dumps import BoxReader, DumpReading, box_reader, first_empty_boxes, read_dump
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
-from judge.reading.reader import Position, Reader, fail
+from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
-from judge.settings import Settings
+from judge.running.patience import Silence, patience_for
+from judge.running.watch import Watch
+from judge.terms.boxes import Draw, draw_for_move
+from judge.terms.manifest import Dialect
+from judge.terms.options import RefillRule
+from judge.terms.settings import Settings
+from judge.terms.stops import Failed, Finished, HungAfterEnd, Stalled, Stop, fail
+from judge.terms.verdicts import Failure, Place
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,8 @@ class Played:
     moves: tuple[tuple[int, ...], ...]
     """O's moves sent, game by game."""
     coverage: Coverage
-    draw_test: Evidence
-    refill_test: Evidence
+    bead_draws: Evidence
+    refill_beads: Evidence
     labelled: bool
     """True when the dumps label their boxes (else some checks cannot be made)."""
     transcript: tuple[str, ...]
@@ -83,23 +86,25 @@ UNLABELLED_GAPS: Final = (
 class Referee:
     """Drives one session: sends N and O's moves, and checks every board and dump read back."""
 
-    def __init__(self, channel: Channel, declared: Declarations, settings: Settings,
+    def __init__(self, channel: Channel, dialect: Dialect, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
                  warm_up: threading.Thread | None = None) -> None:
         self.warm_up = warm_up
         """Builds shared tables in the background; joined before they are first used."""
         self.channel = channel
-        self.declared = declared
+        self.dialect = dialect
         self.settings = settings
         self.opponent = opponent
         self.knowledge = knowledge
-        self.reader = Reader(channel, Symbols.declared(declared.x, declared.o, declared.empty),
-                             patience=settings.patience(), keep_transcript=settings.keep_transcript)
+        self.watch = Watch(channel, patience_for(settings))
+        """The program's channel, waited on within the run's limits."""
+        self.reader = Reader(self.watch, Symbols.declared(dialect.x, dialect.o, dialect.empty),
+                             keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
         threshold = 1 / settings.false_alarm
         self.bead_draws = BeadDraws(threshold, settings.measure_power)
-        self.refill_test = Refills(settings.seed, threshold, settings.measure_power)
+        self.refill_beads = Refills(settings.seed, threshold, settings.measure_power)
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
         self.results: list[Outcome] = []
@@ -129,7 +134,7 @@ class Referee:
             fault = f"the judge failed: {type(error).__name__}: {error}"
         return Played(stop, fault, self.place, self.games_played,
                       tuple(tuple(game) for game in self.moves_sent), self.coverage(),
-                      self.bead_draws.result(), self.refill_test.result(), self.labelled,
+                      self.bead_draws.result(), self.refill_beads.result(), self.labelled,
                       self.reader.transcript.lines(), self.reader.game_log.lines())
 
     def _play_all(self) -> None:
@@ -186,8 +191,7 @@ class Referee:
         if not is_new_game(text):
             box = reader.as_box(text)
             if game > 1 and box is not None:
-                fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
-                                  f"more than {BOX_COUNT} boxes: {text}"))
+                self._dump_goes_on(text)
             if box is None and read_cells(text, reader.symbols) is None:
                 fail(Failure(None, self.place, "new game", text))
         fail(checks.new_game(text, self.place))
@@ -196,8 +200,8 @@ class Referee:
         self.moves_sent.append(sent)
         draws: list[Draw] = []
         self._make_while_waiting()
-        board = reader.board(EMPTY_BOARD, self.place)
-        failure, cell = checks.true_board_first(board, self.place)
+        board = self._board(EMPTY_BOARD)
+        failure, cell = checks.true_board(EMPTY_BOARD, board, self.place)
         fail(failure)
         self._note_draw(EMPTY_BOARD, cell, draws)
         if self.warm_up is not None:
@@ -207,16 +211,16 @@ class Referee:
             move = self.opponent.move(board)
             sent.append(move)
             self.place = Place(game, len(sent))
-            self.channel_send(move_text(move, self.declared.moves))
+            self.channel_send(move_text(move, self.dialect.moves))
             self._make_while_waiting()
-            after = reader.board(board, self.place)
-            fail(checks.true_board_after_opponent(board, move, after, self.place))
+            after = self._board(board)
+            fail(checks.true_board(board, after, self.place, o_move=move)[0])
             board = after
             if is_over(board):
                 break
             self._make_while_waiting()
-            after = reader.board(board, self.place)
-            failure, cell = checks.true_board_after_menace(board, after, self.place)
+            after = self._board(board)
+            failure, cell = checks.true_board(board, after, self.place)
             fail(failure)
             self._note_draw(board, cell, draws)
             board = after
@@ -225,8 +229,42 @@ class Referee:
         self.results.append(outcome)
         known = self.box_reader.cache if self.box_reader else {}
         self.deferred.make_due(before_game=game)
-        entries = reader.dump_texts(board, self.place, known)
+        entries = self._dump_texts(board, known)
         self._check_dump(entries, draws, outcome, board)
+
+    def _board(self, before: Board) -> Board:
+        """The next board printed after `before`; check 3 when the game ended there instead."""
+        try:
+            return self.reader.board(self.place)
+        except Instead as instead:
+            text, place = instead.text, self.place
+            if is_new_game(text):
+                fail(checks.game_end(before, False, f"new game: {text}", place))
+            if self.reader.as_box(text) is not None:
+                fail(checks.game_end(before, False, f"a matchbox: {text}", place))
+            raise Failed(Failure(None, place, "a board", text)) from None
+
+    def _dump_texts(self, board: Board, known: Container[str]) -> list[str]:
+        """The lines of the dump after a game that ended on `board`; check 3 when the game
+        went on instead (a program waiting for input waits for a move that will never come)."""
+        reader, place = self.reader, self.place
+        with reader.dump():
+            try:
+                first = reader.content_line(place)
+            except Stalled as stalled:
+                if stalled.stall.waiting_for_input:
+                    fail(checks.game_end(board, True, "it waits for another move", place))
+                raise
+            if is_new_game(first):
+                fail(checks.game_end(board, True, f"new game: {first}", place))
+            try:
+                return reader.dump_texts(first, place, known)
+            except Instead:
+                if read_cells(first, reader.symbols) is not None:
+                    fail(checks.game_end(board, True, f"a board: {first}", place))
+                raise Failed(Failure(None, place, "a matchbox", first, hints=(
+                    "a matchbox line is its label, a board as nine cells, then its beads: "
+                    + BEAD_FORMS,))) from None
 
     def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
         """Record a MENACE move and test it against the beads of the previous dump."""
@@ -239,7 +277,7 @@ class Referee:
         if previous is None or previous.boxes is None:
             return
         counts = previous.boxes[draw.label]
-        if sum(counts) == (1 if self.declared.refill is RefillRule.ON_EMPTY else 0):
+        if sum(counts) == (1 if self.dialect.refill is RefillRule.ON_EMPTY else 0):
             self.refills += 1
             self.knowledge.refills += 1
         if len(stabiliser(draw.label)) > 1:
@@ -254,10 +292,11 @@ class Referee:
         """Checks 5 and 6 on a dump just read: the dump itself now, the learning once the next
         move is sent."""
         if self.box_reader is None:
-            self.box_reader = box_reader(texts, self.reader.symbols, self.declared.numbering,
-                                         self.declared.refill)
+            self.box_reader = box_reader(texts, self.reader.symbols, self.dialect.numbering,
+                                         self.dialect.refill)
         previous = self.last_dump
-        failure, dump = read_dump(texts, self.box_reader, self.place, previous)
+        failure, dump = checks.dump(texts, self.box_reader, self.place, previous,
+                                    game_one=(draws, outcome) if previous is None else None)
         self.deferred.fall_due(self._mark)
         if failure is not None:
             self.deferred.make_due()  # the checks of this game's moves come first
@@ -278,13 +317,10 @@ class Referee:
     def _check_learning(self, previous: DumpReading | None, dump: DumpReading, draws: list[Draw],
                         outcome: Outcome, board: Board, place: Place) -> None:
         """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
-        if previous is None:
-            fail(first_empty_boxes(dump, draws, outcome, place))
-        else:
+        if previous is not None:
             assert self.box_reader is not None
-            fail(checks.with_ending(check_step(previous, dump, draws, outcome,
-                                               self.declared.refill, place=place,
-                                               reader=self.box_reader), outcome, board))
+            fail(checks.learning(previous, dump, draws, outcome, self.dialect.refill, place,
+                                 self.box_reader, board=board))
             if dump.boxes is not None and previous.boxes is not None:
                 self._note_refills(previous, dump, draws, outcome, place)
         self.bead_draws.learnt(draws, outcome)
@@ -294,11 +330,11 @@ class Referee:
                       outcome: Outcome, place: Place) -> None:
         """Test the beads of each refill the two dumps show (check 6, statistical)."""
         for draw in draws:
-            beads = self.refill_test.add(previous.readings[draw.label], dump.readings[draw.label],
-                                         draw.squares, outcome, self.declared.refill, place.game)
+            beads = self.refill_beads.add(previous.readings[draw.label], dump.readings[draw.label],
+                                         draw.squares, outcome, self.dialect.refill, place.game)
             if beads is not None:
                 self.bead_draws.refilled(draw.label, beads)
-        fail(checks.refill_beads_check(self.refill_test.result(), place))
+        fail(checks.refill_beads_check(self.refill_beads.result(), place))
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
@@ -306,22 +342,28 @@ class Referee:
         self.deferred.make_due()
         self.place = Place(self.settings.games, 0)
         fail(checks.bead_draws(self.bead_draws.result(), self.place))
-        while (text := self.reader.final_line(self.settings.grace_seconds)) is not None:
+        grace = self.settings.grace_seconds
+        while (text := self.reader.final_line(grace)) is not None:
+            if isinstance(text, Silence):
+                raise HungAfterEnd()
             if not is_blank(text):
                 self._extra_output(text)
-        self.reader.end(self.settings.grace_seconds)
+        if self.watch.exit(grace) is not None:
+            raise HungAfterEnd()
         raise Finished()
 
     def _extra_output(self, text: str) -> None:
         """Fail on output after the last dump."""
-        if is_new_game(text):
-            fail(Failure(Check.NEW_GAME, self.place,
-                              f"exactly {self.settings.games} games, then the end of output",
-                              "new game"))
+        fail(checks.new_game(text, self.place, more=False))
         if self.reader.as_box(text) is not None:
-            fail(Failure(Check.DUMP, self.place, f"{BOX_COUNT} boxes",
-                              f"more than {BOX_COUNT} boxes: {text}"))
+            self._dump_goes_on(text)
         fail(Failure(None, self.place, "the end of output", text))
+
+    def _dump_goes_on(self, text: str) -> None:
+        """Check 5 on the dump just read, with a box line that came after it."""
+        last = self.last_dump
+        assert last is not None and self.box_reader is not None
+        fail(checks.dump([*last.texts, text], self.box_reader, self.place, last)[0])
 
     def coverage(self) -> Coverage:
         """What this run exercised (up to where a check that failed late fell due)."""

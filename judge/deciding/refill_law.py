@@ -32,8 +32,8 @@ from typing import Final
 from reference.board import EMPTY, Board, Cell
 from reference.symmetry import map_cell, stabiliser
 
-from judge.deciding.evidence import FALSE_ALARM, SMOOTHING, Detector, Evidence, Moments, moments
-from judge.options import RefillRule
+from judge.deciding.evidence import SMOOTHING, Detector, Evidence, Moments, moments
+from judge.terms.options import FALSE_ALARM, RefillRule
 
 Counts = tuple[int, ...]
 """Beads of a box, as the number of beads of each square 0-8."""

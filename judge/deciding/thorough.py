@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from judge import options
-from judge.deciding.evidence import FALSE_ALARM, POWER, Z_POWER, Evidence, needed
-from judge.settings import Settings
+from judge.deciding.evidence import POWER, Z_POWER, Evidence, needed
+from judge.terms import options
+from judge.terms.options import FALSE_ALARM
+from judge.terms.settings import Settings
 
 RUNS: Final = 2
 """Runs of a thorough judgement: each gets this share of the false-alarm rate."""

@@ -9,10 +9,8 @@ from typing import Final
 
 from reference.board import EMPTY, Board, Cell, O, X
 from reference.notation import InvalidMoveTextError, move_name, parse_move
-from reference.symmetry import PERMUTATIONS
 
-from judge.deciding.boxes import orientations
-from judge.options import BeadFormat, MoveFormat
+from judge.terms.options import BeadFormat, MoveFormat
 
 DEFAULT_X: Final = "Xx"
 DEFAULT_O: Final = "Oo0"
@@ -354,17 +352,3 @@ def guess_numbering(bead_texts: list[str], labels: list[str | None]) -> BeadForm
 def _beads_legal(label: str, counts: Counts) -> bool:
     """True when every bead names an empty square of the label."""
     return all(not n or label[c] == EMPTY for c, n in enumerate(counts))
-
-
-def to_label_frame(printed: str, counts: Counts) -> tuple[Board, Counts] | None:
-    """The box a printed label stands for, and the beads carried into that box's frame."""
-    orientation = orientations().get(printed)
-    if orientation is None:
-        return None
-    if orientation.to_label == 0:
-        return orientation.label, counts
-    permutation = PERMUTATIONS[orientation.to_label]
-    mapped = [0] * 9
-    for cell, n in enumerate(counts):
-        mapped[permutation[cell]] = n
-    return orientation.label, tuple(mapped)

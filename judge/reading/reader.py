@@ -3,27 +3,14 @@ lines read as boards and matchbox dumps."""
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from collections.abc import Container
+from collections.abc import Container, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
 from reference.board import EMPTY, Board
 
-from judge.deciding import checks
-from judge.deciding.boxes import BOX_COUNT, needs_box
-from judge.deciding.stops import (
-    CpuTimeOver,
-    Failed,
-    HungAfterEnd,
-    InputClosed,
-    OutputEnded,
-    OutputOverLimit,
-    Stalled,
-    WallTimeOver,
-)
-from judge.deciding.verdict import Failure, Place, Stall
 from judge.reading.formats import (
     AmbiguousError,
     BoardAssembler,
@@ -39,9 +26,17 @@ from judge.reading.formats import (
     split_one_line_dump,
 )
 from judge.reading.record import Bookmark, Record
-from judge.running.channel import EOF, OUTPUT_LIMIT, Channel
-from judge.running.patience import LOOK_EVERY, Patience, Reason, Silence
-from judge.telling.hints import BEAD_FORMS
+from judge.running.patience import Silence
+from judge.running.watch import Watch
+from judge.terms.boxes import BOX_COUNT, needs_box
+from judge.terms.stops import (
+    InputClosed,
+    OutputEnded,
+    Stall,
+    Stalled,
+    fail,
+)
+from judge.terms.verdicts import Failure, Place
 
 TRANSCRIPT_TAIL: Final = 16
 """Lines of the transcript kept for the report, unless the whole transcript is asked for."""
@@ -80,23 +75,22 @@ class Position:
     transcript: Bookmark
 
 
-def fail(failure: Failure | None) -> None:
-    """Stop the run at a failed check, if there is one."""
-    if failure is not None:
-        raise Failed(failure)
+class Instead(Exception):
+    """A line that came where a board or a dump should have begun, and begins neither."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 class Reader:
     """Sends lines to the program and reads its lines back, as lines, boards and dumps."""
 
-    def __init__(self, session: Channel, symbols: Symbols, *, patience: Patience,
-                 keep_transcript: bool) -> None:
-        self.session = session
+    def __init__(self, watch: Watch, symbols: Symbols, *, keep_transcript: bool) -> None:
+        self.watch = watch
+        """The program's channel, waited on within the run's limits."""
+        self.channel = watch.channel
         self.symbols = symbols
-        self.patience = patience
-        self.next_cpu_look = 0.0
-        """When the run's CPU time (and memory, without a control group) is next checked while
-        its output flows: at its first line, then every LOOK_EVERY seconds."""
         self.transcript = transcript_record(keep_transcript)
         self.game_log = game_log()
         """This game's lines so far, without its dump."""
@@ -134,7 +128,7 @@ class Reader:
         """Send a line to the program and note it in the transcript."""
         self.transcript.append("> " + text)
         self.game_log.append("> " + text)
-        if not self.session.send_line(text):
+        if not self.channel.send_line(text):
             self.transcript.append("  (the program no longer reads its input)")
             raise InputClosed()
 
@@ -147,85 +141,42 @@ class Reader:
             self.game_log.append(line)
         return text
 
-    def line(self, place: Place, *, game_over: Board | None = None) -> str:
-        """The next line of output; stops the run on its end, on silence, or at the output limit.
-
-        `game_over`, the board a game has just ended on, says a program waiting for input
-        then is waiting for a move that will never come.
-        """
+    def line(self, place: Place) -> str:
+        """The next line of output; stops the run on its end, on silence, or at the output limit."""
         if self.ahead:
             text, noted = self.ahead.popleft()
             return self._received(text, noted=noted)
-        got = self.patience.wait(self.session)
+        got = self.watch.line()
         if isinstance(got, str):
-            self._check_cpu()
             return self._received(got)
-        if got is OUTPUT_LIMIT:
-            raise OutputOverLimit()
-        if got is EOF:
+        if not isinstance(got, Silence):
             raise OutputEnded()
-        assert isinstance(got, Silence)
-        self._stopped_by(got)
         reading = got.last.reading if got.last else None
         waiting = reading is not None and reading.reading_stdin
-        if game_over is not None and waiting:
-            fail(checks.game_end_waits(game_over, place))
-        described = reading.describe(self.session.transport) if reading else "it printed nothing"
-        raise Stalled(Stall(place, got.waited, described, checks.interactive(waiting),
-                            got.cpu_seconds))
+        described = reading.describe(self.channel.transport) if reading else "it printed nothing"
+        raise Stalled(Stall(place, got.waited, described, waiting, got.cpu_seconds))
 
-    def _check_cpu(self) -> None:
-        """Stop the run once it has used up its CPU time limit, looked at now and then while
-        its output flows (a silent program is looked at while the judge waits)."""
-        now = time.monotonic()
-        if now < self.next_cpu_look:
-            return
-        self.next_cpu_look = now + LOOK_EVERY
-        if self.patience.over_cpu(self.session.progress()):
-            raise CpuTimeOver()
-
-    def content_line(self, place: Place, *, game_over: Board | None = None) -> str:
+    def content_line(self, place: Place) -> str:
         """The next line that is neither blank nor a border line."""
         while True:
-            text = self.line(place, game_over=game_over)
+            text = self.line(place)
             if not is_blank(text) and not is_border(text, self.symbols):
                 return text
 
-    def final_line(self, grace: float) -> str | None:
-        """A line printed after the last dump; None when the output ends. HungAfterEnd when
-        the program goes on without ending for `grace` seconds (of its CPU time, or without
-        progress)."""
+    def final_line(self, grace: float) -> str | Silence | None:
+        """A line printed after the last dump; None when the output ends; the silence that
+        ended the wait when the program went on for `grace` seconds (of its CPU time, or
+        without progress) without printing."""
         if self.ahead:
             text, noted = self.ahead.popleft()
             if not noted:
                 self.transcript.append("< " + text)
             return text
-        got = self.patience.wait(self.session, idle_seconds=grace)
-        if got is OUTPUT_LIMIT:
-            raise OutputOverLimit()
-        if got is EOF:
-            return None
-        if isinstance(got, Silence):
-            self._stopped_by(got)
-            raise HungAfterEnd()
-        assert isinstance(got, str)
-        self.transcript.append("< " + got)
-        return got
-
-    def end(self, grace: float) -> None:
-        """Wait for the program to end once its output has; HungAfterEnd when it does not."""
-        silence = self.patience.wait_exit(self.session, grace)
-        if silence is not None:
-            self._stopped_by(silence)
-            raise HungAfterEnd()
-
-    @staticmethod
-    def _stopped_by(silence: Silence) -> None:
-        """Stop the run for a silence that passed one of the run's limits."""
-        if silence.reason is Reason.WALL:
-            raise WallTimeOver()
-        if silence.reason is Reason.CPU:
-            raise CpuTimeOver()
+        got = self.watch.line(idle_seconds=grace)
+        if isinstance(got, str):
+            self.transcript.append("< " + got)
+            return got
+        return got if isinstance(got, Silence) else None
 
     def _note_received(self, lines: list[str]) -> None:
         """Add lines the program printed to the transcript."""
@@ -233,8 +184,9 @@ class Reader:
 
     # -- boards and boxes ----------------------------------------------------------------
 
-    def board(self, before: Board, place: Place) -> Board:
-        """The next board printed; game-end or presentation failures otherwise."""
+    def board(self, place: Place) -> Board:
+        """The next board printed: `Instead` when its first line is not one, a presentation
+        failure when a board begun cannot be read."""
         assembler = BoardAssembler(self.symbols, self.known_rows, self.board_form)
         while True:
             text = self.line(place)
@@ -242,20 +194,13 @@ class Reader:
                 board = assembler.take(text)
             except UnreadableError as error:
                 if not assembler.started:
-                    self._not_a_board(before, text, place)
+                    raise Instead(text) from None
                 fail(Failure(None, place, "a board",
                              str(error) if isinstance(error, AmbiguousError) else text))
                 raise
             if board is not None:
                 self.board_form = assembler.form
                 return board
-
-    def _not_a_board(self, before: Board, text: str, place: Place) -> None:
-        """Fail with the right check for a line that came where a board should have."""
-        if is_new_game(text):
-            fail(checks.game_end(before, False, "new game", text, place))
-        if self.as_box(text) is not None:
-            fail(checks.game_end(before, False, "a matchbox", text, place))
 
     def as_box(self, text: str) -> BoxLine | None:
         """The line read as a matchbox, if it can be."""
@@ -278,36 +223,29 @@ class Reader:
         cells = read_cells(text, self.symbols)
         return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
 
-    def dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
-        """The lines of the dump that follows a game that ended on `board`.
-
-        `known` holds box lines already read in earlier dumps, taken without reading them again.
-        """
+    @contextmanager
+    def dump(self) -> Iterator[None]:
+        """Lines read inside are a dump's: kept in the transcript, not in the game's log."""
         self.in_dump = True
         try:
-            return self._dump_texts(board, place, known)
+            yield
         finally:
             self.in_dump = False
 
-    def _dump_texts(self, board: Board, place: Place, known: Container[str]) -> list[str]:
-        """The lines of a dump, read while in the dump."""
-        first = self.content_line(place, game_over=board)
-        if is_new_game(first):
-            fail(checks.game_end(board, True, "new game", first, place))
+    def dump_texts(self, first: str, place: Place, known: Container[str]) -> list[str]:
+        """The lines of the dump that begins with the line `first`; `Instead` when a dump
+        cannot begin so.
+
+        `known` holds box lines already read in earlier dumps, taken without reading them again.
+        """
         one_line = split_one_line_dump(first)
         if one_line is not None:
             return [f"[{group}]" for group in one_line]
-        box = self.as_box(first)
-        if box is None and not self._empty_box_line(first):
-            cells = read_cells(first, self.symbols)
-            if cells is not None:
-                fail(checks.game_end(board, True, "a board", first, place))
-            fail(Failure(None, place, "a matchbox", first,
-                         hints=("a matchbox line is its label, a board as nine cells, then its "
-                                "beads: " + BEAD_FORMS,)))
+        if self.as_box(first) is None and not self._empty_box_line(first):
+            raise Instead(first)
         texts = [first]
         while len(texts) < BOX_COUNT:
-            chunk = self.session.read_ready(BOX_COUNT - len(texts))
+            chunk = self.channel.read_ready(BOX_COUNT - len(texts))
             noted = not chunk
             if noted:
                 try:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final, Protocol
 
-from judge.options import Transport
 from judge.running.processes import Progress
+from judge.terms.options import Transport
 
 
 class NoLine(Enum):
@@ -34,7 +34,7 @@ class Channel(Protocol):
     limit, take the lines already there, look at what the program is doing, wait for its end.
 
     Starting and ending the program are not the referee's: judge/running/launch.py starts it and
-    judge/judging.py ends it, through the live `judge.running.session.Session`."""
+    judge/deciding/judging.py ends it, through the live `judge.running.session.Session`."""
 
     @property
     def transport(self) -> Transport:

@@ -7,13 +7,14 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.manifest import Manifest
 from judge.running import runtimes
 from judge.running.probes import check_runtime, support
-from judge.running.sandbox import RUN_MARKER, Sandbox
+from judge.running.sandbox import RUN_MARKER, Limits, Sandbox
 from judge.running.session import Session, SpawnError
 from judge.running.workspace import WorkingFolder, working_folder
-from judge.settings import Settings
+from judge.terms import options
+from judge.terms.manifest import Manifest
+from judge.terms.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,17 @@ def command_line(manifest: Manifest, seed: int) -> tuple[str, ...]:
     return manifest.command + tuple(a.replace("{seed}", str(seed)) for a in manifest.seed_args)
 
 
+def limits_for(settings: Settings) -> Limits:
+    """The resource limits of the program: CPU time for each process just above the run's,
+    and the rest."""
+    output = (options.output_limit(settings.games) if settings.output_bytes is None
+              else settings.output_bytes)
+    return Limits(cpu_seconds=int(settings.cpu_seconds) + 1, memory_mb=settings.memory_mb,
+                  file_mb=options.FILE_MB, disk_mb=options.DISK_MB,
+                  processes=options.PROCESSES, open_files=options.OPEN_FILES,
+                  output_bytes=output, cpus=settings.cpus)
+
+
 def start_program(manifest: Manifest, settings: Settings) -> Started:
     """The program started in a fresh working folder, contained as the settings say. Inside
     namespaces the sandbox has its own copy of the folder once the program starts (bwrap
@@ -75,7 +87,7 @@ def start_program(manifest: Manifest, settings: Settings) -> Started:
     try:
         argv = resolve_command(command_line(manifest, settings.seed), folder.path, env["PATH"])
         check_runtime(argv[0], found)
-        sandbox = Sandbox(found, settings.limits)
+        sandbox = Sandbox(found, limits_for(settings))
         session = Session.spawn(argv, cwd=folder.path, env=env, transport=settings.transport,
                                 sandbox=sandbox)
     except BaseException:

@@ -22,6 +22,7 @@ from typing import Final, Protocol, TypeVar
 
 from judge.running.channel import TIMEOUT, NoLine
 from judge.running.processes import Progress
+from judge.terms.settings import Settings
 
 FIRST_LOOK: Final = 0.25
 """Seconds of silence before the judge first looks at the program: most waits end sooner,
@@ -147,3 +148,9 @@ class Patience:
                 allowed += idle
             if used >= allowed or silent - moved >= idle:
                 return Silence(Reason.IDLE, silent, used, look)
+
+
+def patience_for(settings: Settings) -> Patience:
+    """How long the run of `settings` waits for a silent program, from now."""
+    return Patience(settings.idle_seconds, settings.cpu_seconds,
+                    time.monotonic() + settings.wall_seconds, settings.memory_mb << 20)

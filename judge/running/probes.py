@@ -8,11 +8,11 @@ import os
 import subprocess
 from typing import Final
 
-from judge.options import SandboxPolicy
 from judge.running import runtimes
 from judge.running.bwrap import tool
 from judge.running.cgroups import CgroupError, Layout, TreeLimits, find_layout, remove_stale
 from judge.running.sandbox import Level, Limits, Sandbox, SandboxError, Support, runs_as_root
+from judge.terms.options import SandboxPolicy
 
 PROBE_SECONDS: Final = 20.0
 """Time a runtime's `--version` may take inside the sandbox when it is first checked."""

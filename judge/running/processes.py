@@ -13,7 +13,7 @@ import resource
 from dataclasses import dataclass
 from typing import Final
 
-from judge.options import Transport
+from judge.terms.options import Transport
 
 READ_SYSCALLS: Final = {"x86_64": {0, 17, 19}, "aarch64": {63, 65, 67}}
 """read, pread64, readv: with fd 0 as first argument, the program is reading its input."""

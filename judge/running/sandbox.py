@@ -92,7 +92,7 @@ class SandboxError(RuntimeError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means no limit (the judge's defaults: judge.options)."""
+    """Resource limits of one run; None means no limit (the judge's defaults: judge.terms.options)."""
 
     cpu_seconds: int | None = None
     """CPU time of the whole tree (and of each process, as a backstop)."""

@@ -15,9 +15,8 @@ import tty
 from pathlib import Path
 from typing import Final
 
-from judge.deciding.verdict import Ending
-from judge.options import Transport
 from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
+from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
     Member,
@@ -29,6 +28,7 @@ from judge.running.processes import (
     states,
 )
 from judge.running.sandbox import Sandbox
+from judge.terms.options import Transport
 
 CHUNK: Final = 1 << 16
 STDERR_PIPE_BYTES: Final = 1 << 20
@@ -102,16 +102,6 @@ class Session:
         for fd in (in_fd, out_fd, stderr_fd):
             os.set_blocking(fd, False)
         return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox)
-
-    @property
-    def input_fd(self) -> int:
-        """The descriptor the program's input is written to."""
-        return self._stdin
-
-    @property
-    def output_fd(self) -> int:
-        """The descriptor the program's output is read from."""
-        return self._stdout
 
     # -- talking -------------------------------------------------------------------------
 

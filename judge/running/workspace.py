@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Final
 
-from judge.telling.text import printable
+from judge.terms.text import printable
 
 MOST_BYTES: Final = 32 << 20
 """Bytes of one submission, all its files together."""

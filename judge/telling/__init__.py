@@ -1,2 +1,2 @@
-"""Telling: the report and its JSON, hints, text made safe to show, the files the judge
-writes, replays, and a rejection shrunk to its smallest case."""
+"""Telling: the report and its JSON, the files the judge writes, and a rejection shrunk to its
+smallest case."""

@@ -11,16 +11,17 @@ from typing import Any
 from reference.board import Cell
 
 from judge.deciding.checks import DRAW_LAW, REFILL_LAW
+from judge.deciding.judging import Run
 from judge.deciding.randomness import Evidence
-from judge.deciding.verdict import Ending, Verdict
-from judge.judging import Run
-from judge.manifest import Manifest
-from judge.options import MoveFormat
 from judge.reading.formats import Symbols, move_text
+from judge.running.ending import Ending
 from judge.telling.shrinking.case import describe_game, game_moves, test_body
 from judge.telling.shrinking.search import SEED_ADVICE, Shrunk, size
-from judge.telling.text import plural
-from judge.telling.text import printable as escaped
+from judge.terms.manifest import Manifest
+from judge.terms.options import MoveFormat
+from judge.terms.text import plural
+from judge.terms.text import printable as escaped
+from judge.terms.verdicts import Verdict
 
 WIDTH = 200
 """The most characters of a program's line shown in a report."""
@@ -51,10 +52,10 @@ def report_lines(run: Run, replay_path: Path | None = None,
                  f"{plural(coverage.boxes_drawn, 'box', 'boxes')} drawn from, "
                  f"{plural(coverage.refills, 'refill')}, "
                  f"{plural(coverage.symmetric_draws, 'draw')} from symmetric boxes checked")
-    if run.draw_test.observations:
-        lines.append(f"bead-draws: {run.draw_test.describe('moves', DRAW_LAW)}")
-    if run.refill_test.observations:
-        lines.append(f"refills: {run.refill_test.describe('refills', REFILL_LAW)}")
+    if run.bead_draws.observations:
+        lines.append(f"bead-draws: {run.bead_draws.describe('moves', DRAW_LAW)}")
+    if run.refill_beads.observations:
+        lines.append(f"refills: {run.refill_beads.describe('refills', REFILL_LAW)}")
     for gap in run.not_checked:
         lines.append(f"not checked (unlabelled dump): {gap}")
     if decision.verdict is not Verdict.ACCEPTED:
@@ -136,8 +137,8 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
         "cpu_seconds": round(ending.cpu_seconds, 3) if ending else None,
         "peak_memory_kb": ending.peak_memory_kb if ending else None,
         "coverage": asdict(run.coverage),
-        "bead_draws": _evidence_json(run.draw_test),
-        "refills": _evidence_json(run.refill_test),
+        "bead_draws": _evidence_json(run.bead_draws),
+        "refills": _evidence_json(run.refill_beads),
         "not_checked": list(run.not_checked),
         "exit_status": ending.status if ending else None,
         "signal": ending.signal if ending else None,

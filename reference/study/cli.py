@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from reference.board import Board, O, X
+from reference.boxes_file import BoxFileError, save_boxes
 from reference.cli import (
     add_rules_options,
     load_menace,
@@ -22,7 +23,6 @@ from reference.menace import Menace, initial_counts
 from reference.numbers import NumberTextError, whole_number
 from reference.outcome import Outcome
 from reference.rules import PRESETS, EmptyBox, Rules
-from reference.storage import BoxFileError, save_boxes
 from reference.study.curves import Curve, curve_from_results, windows
 from reference.study.learners import first_move_boxes_empty
 from reference.study.progress import ProgressBar

@@ -10,11 +10,11 @@ from reference.board import EMPTY, Board, Cell, X, is_over
 from reference.outcome import outcome_of
 
 from judge.deciding.opponents import Choices
-from judge.manifest import Manifest
-from judge.options import MoveFormat
 from judge.reading.formats import BoardAssembler, Symbols, UnreadableError, move_text
 from judge.running.workspace import with_full_paths
 from judge.telling.shrinking.search import Shrunk
+from judge.terms.manifest import Manifest
+from judge.terms.options import MoveFormat
 
 
 def game_moves(transcript: tuple[str, ...], symbols: Symbols) -> list[list[Cell]]:

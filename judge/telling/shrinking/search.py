@@ -30,13 +30,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Final
 
+from judge.deciding.decision import Decision
+from judge.deciding.judging import Run, judge
 from judge.deciding.opponents import Choices
-from judge.deciding.verdict import Decision, Verdict
-from judge.judging import Run, judge
-from judge.manifest import Manifest
-from judge.options import MAX_SEED, SHRINK_SECONDS
-from judge.settings import Settings
-from judge.telling.text import plural
+from judge.terms.manifest import Manifest
+from judge.terms.options import MAX_SEED, SHRINK_SECONDS
+from judge.terms.settings import Settings
+from judge.terms.text import plural
+from judge.terms.verdicts import Verdict
 
 REPEATS: Final = 5
 """Runs of the smallest candidate that say whether it repeats."""

@@ -12,7 +12,8 @@ from reference.board import EMPTY_BOARD
 from reference.solver import value
 
 from judge.deciding import checks
-from judge.deciding.boxes import orientations
+from judge.deciding.decision import Decision, Facts, decide, with_stop
+from judge.deciding.hints import for_run
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -23,14 +24,15 @@ from judge.deciding.opponents import (
 )
 from judge.deciding.randomness import Evidence
 from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
-from judge.deciding.stops import Aftermath, Stop
-from judge.deciding.verdict import Decision, Ending, Facts, Place, decide
-from judge.manifest import Manifest
 from judge.running import launch
+from judge.running.ending import Ending
 from judge.running.session import LeftoverError, Session
-from judge.settings import Settings
-from judge.telling.hints import for_run
-from judge.telling.replay import Replay
+from judge.terms.boxes import orientations
+from judge.terms.manifest import Manifest
+from judge.terms.replay import Replay
+from judge.terms.settings import Settings
+from judge.terms.stops import Aftermath, Stop
+from judge.terms.verdicts import Place
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2
@@ -48,8 +50,8 @@ class Run:
     games_played: int
     seconds: float
     coverage: Coverage
-    draw_test: Evidence
-    refill_test: Evidence
+    bead_draws: Evidence
+    refill_beads: Evidence
     not_checked: tuple[str, ...]
     transcript: tuple[str, ...]
     game_log: tuple[str, ...]
@@ -65,7 +67,7 @@ def facts_from(stop: Stop | None, ending: Ending | None, place: Place, fault: st
     facts = Facts(ending=ending, place=place, judge_fault=fault,
                   output_over_limit=ending is not None and ending.output_over_limit)
     if stop is not None:
-        facts = stop.noted(facts)
+        facts = with_stop(facts, stop)
     if ending is None:
         return facts
     return replace(facts, exit_failure=checks.exit_(ending, facts.finished, place))
@@ -116,7 +118,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     started = launch.start_program(manifest, settings)
     session = started.session
     try:
-        played = Referee(session, manifest.declarations, settings, opponent, knowledge,
+        played = Referee(session, manifest.dialect, settings, opponent, knowledge,
                          warm_up).play()
         ending, end_fault = _end(session, played.stop, settings)
     except BaseException:  # interrupted: leave nothing of the program behind
@@ -126,13 +128,13 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         started.remove_folder()
     facts = facts_from(played.stop, ending, played.place, played.fault or end_fault)
     decision = decide(facts)
-    declared = manifest.declarations
-    decision = replace(decision, hints=for_run(decision, facts, declared.moves, declared.refill,
+    dialect = manifest.dialect
+    decision = replace(decision, hints=for_run(decision, facts, dialect.moves, dialect.refill,
                                                settings.idle_seconds))
     return Run(
         decision=decision, facts=facts, games_played=played.games_played,
         seconds=time.monotonic() - begun, coverage=played.coverage,
-        draw_test=played.draw_test, refill_test=played.refill_test,
+        bead_draws=played.bead_draws, refill_beads=played.refill_beads,
         not_checked=() if played.labelled else UNLABELLED_GAPS,
         transcript=played.transcript, game_log=played.game_log,
         replay=replay_of(manifest, settings, played))

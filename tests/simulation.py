@@ -19,13 +19,13 @@ from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
-from judge.deciding.boxes import box_labels, draw_for_move, label_of
 from judge.deciding.checks import KEPT
-from judge.deciding.evidence import FALSE_ALARM, Evidence
+from judge.deciding.evidence import Evidence
 from judge.deciding.opponents import Knowledge, make_opponent
 from judge.deciding.randomness import Drawn, DrawStatistics, counts_of
 from judge.deciding.refill_law import Refilled, RefillStatistics, refill_beads
-from judge.options import OpponentKind, RefillRule
+from judge.terms.boxes import box_labels, draw_for_move, label_of
+from judge.terms.options import FALSE_ALARM, OpponentKind, RefillRule
 
 
 class Fault(StrEnum):
@@ -94,8 +94,8 @@ class Rejections:
     """The game after which the refill statistic crossed its bound."""
     draws: int
     refills: int
-    draw_test: Evidence
-    refill_test: Evidence
+    bead_draws: Evidence
+    refill_beads: Evidence
     draw_peaks: tuple[float, ...] = ()
     """The highest log evidence each draw alternative reached after any game."""
     refill_peaks: tuple[float, ...] = ()
@@ -233,13 +233,13 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
     knowledge = Knowledge()
     rival = make_opponent(opponent, seed, knowledge)
     judge_rng = random.Random(-seed)
-    draw_test = DrawStatistics(threshold, measure_power)
-    refill_test = RefillStatistics(judge_rng, threshold, measure_power)
+    draw_statistics = DrawStatistics(threshold, measure_power)
+    refill_statistics = RefillStatistics(judge_rng, threshold, measure_power)
     draws_rejected = refills_rejected = None
     dump: dict[Board, tuple[Cell, ...]] | None = None
     identity = PERMUTATIONS[0]
-    draw_peaks = [0.0] * len(draw_test.detector.names)
-    refill_peaks = [0.0] * len(refill_test.detector.names)
+    draw_peaks = [0.0] * len(draw_statistics.detector.names)
+    refill_peaks = [0.0] * len(refill_statistics.detector.names)
     peaks = [0.0, 0.0]
     for game in range(1, games + 1):
         menace.start_game(game)
@@ -254,7 +254,7 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
                 knowledge.draws[draw.label] += 1
                 if dump is not None:
                     knowledge.refills += len(dump[draw.label]) == 1
-                    draw_test.add(Drawn(draw.label, dump[draw.label], draw.squares, game,
+                    draw_statistics.add(Drawn(draw.label, dump[draw.label], draw.squares, game,
                                         len(draws) - 1))
             board = play(board, cell)
             if is_over(board):
@@ -274,14 +274,14 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
                 beads = refill_beads(before, counts_of(dump[draw.label]), draw.squares, kept,
                                      RefillRule.ON_EMPTY)
                 if beads is not None:
-                    refill_test.add(Refilled(draw.label, beads, identity, draw.squares, game))
-                    draw_test.refilled(draw.label, beads)
-        draw_test.learnt([(draw.label, draw.squares) for draw in draws], kept)
+                    refill_statistics.add(Refilled(draw.label, beads, identity, draw.squares, game))
+                    draw_statistics.refilled(draw.label, beads)
+        draw_statistics.learnt([(draw.label, draw.squares) for draw in draws], kept)
         for draw in draws:
             knowledge.beads[draw.label] = len(menace.boxes[draw.label])
         if game == 1:
             knowledge.beads = {label: len(beads) for label, beads in menace.boxes.items()}
-        draws_seen, refills_seen = draw_test.evidence(), refill_test.evidence()
+        draws_seen, refills_seen = draw_statistics.evidence(), refill_statistics.evidence()
         if draws_rejected is None and not draws_seen.passed:
             draws_rejected = game
         if refills_rejected is None and not refills_seen.passed:
@@ -289,7 +289,7 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
         draw_peaks = list(map(max, draw_peaks, draws_seen.log_values))
         refill_peaks = list(map(max, refill_peaks, refills_seen.log_values))
         peaks = [max(peaks[0], draws_seen.log_evidence), max(peaks[1], refills_seen.log_evidence)]
-    draws_seen, refills_seen = draw_test.evidence(), refill_test.evidence()
+    draws_seen, refills_seen = draw_statistics.evidence(), refill_statistics.evidence()
     return Rejections(draws_rejected, refills_rejected, draws_seen.observations,
                       refills_seen.observations, draws_seen, refills_seen, tuple(draw_peaks),
                       tuple(refill_peaks), (peaks[0], peaks[1]))

@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from judge import options
-from judge.options import BeadFormat, Choice, MoveFormat, OptionError, RefillRule, Transport, parse
+from judge.terms import options
+from judge.terms.options import (
+    BeadFormat,
+    Choice,
+    MoveFormat,
+    OptionError,
+    RefillRule,
+    Transport,
+    parse,
+)
 
 MANIFEST_NAME: Final = "submission.toml"
 DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty", "transport",
@@ -23,9 +31,10 @@ class ManifestError(ValueError):
 
 
 @dataclass(frozen=True)
-class Declarations:
-    """How a program's output and input are written, where it takes SPEC section 8's freedoms:
-    what the referee needs to read it and talk to it."""
+class Dialect:
+    """How a program writes its output and reads its input, where it takes SPEC section 8's
+    freedoms, and the reading of the refill rule it follows: what the referee needs to read it
+    and talk to it."""
 
     moves: MoveFormat = MoveFormat.LETTERS
     beads: BeadFormat = BeadFormat.AUTO
@@ -63,9 +72,9 @@ class Manifest:
     """Files of the host, each copied by its name into the top of the working folder."""
 
     @property
-    def declarations(self) -> Declarations:
+    def dialect(self) -> Dialect:
         """What the referee needs of the manifest: how the program writes and reads."""
-        return Declarations(self.moves, self.beads, self.refill, self.x, self.o, self.empty)
+        return Dialect(self.moves, self.beads, self.refill, self.x, self.o, self.empty)
 
     @property
     def name(self) -> str:
@@ -159,18 +168,18 @@ def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, A
     return table
 
 
-def _declarations(table: dict[str, Any]) -> Declarations:
+def _dialect(table: dict[str, Any]) -> Dialect:
     """How the program writes and reads, from a table (TOML's, or declarations'), checked."""
-    return Declarations(
+    return Dialect(
         moves=_choice(table, "moves", MoveFormat, MoveFormat.LETTERS),
         beads=_choice(table, "beads", BeadFormat, BeadFormat.AUTO),
         refill=_choice(table, "refill", RefillRule, RefillRule.ON_EMPTY),
         x=_symbol(table, "x"), o=_symbol(table, "o"), empty=_symbol(table, "empty"))
 
 
-def declarations_of(words: Mapping[str, str]) -> Declarations:
+def dialect_of(words: Mapping[str, str]) -> Dialect:
     """How the program writes and reads, from declarations given as words (`moves=digits0`)."""
-    return _declarations(declarations_table(words))
+    return _dialect(declarations_table(words))
 
 
 def declared(command: tuple[str, ...], declarations: Mapping[str, str],
@@ -192,7 +201,7 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
     if type(memory) is not int or not (memory == 0 or low <= memory <= high):
         raise ManifestError(f"memory_mb must be a whole number from {low} to {high:,} "
                             f"(or 0 for the judge's limit), not {memory!r}")
-    declared = _declarations(table)
+    declared = _dialect(table)
     return Manifest(
         command=command,
         language=_string(table, "language", "unknown"),

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-from judge import options
-from judge.deciding.evidence import FALSE_ALARM
-from judge.options import OpponentKind, SandboxPolicy, Transport, TransportSource
-from judge.running.patience import Patience
-from judge.running.sandbox import Limits
+from judge.terms import options
+from judge.terms.options import FALSE_ALARM, OpponentKind, SandboxPolicy, Transport, TransportSource
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How to judge: games, seed, opponent, transport and limits; every default from judge.options."""
+    """How to judge: games, seed, opponent, transport and limits; every default from judge.terms.options."""
 
     games: int = options.GAMES
     seed: int = 1
@@ -46,18 +42,3 @@ class Settings:
     def wall_seconds(self) -> float:
         """The wall-clock cap of the whole run: generous, since a loaded machine slows it."""
         return options.wall_cap(self.cpu_seconds)
-
-    def patience(self) -> Patience:
-        """How long the run waits for a silent program, from now."""
-        return Patience(self.idle_seconds, self.cpu_seconds,
-                        time.monotonic() + self.wall_seconds, self.memory_mb << 20)
-
-    @property
-    def limits(self) -> Limits:
-        """The resource limits of the program: CPU time for each process just above the run's,
-        and the rest."""
-        output = options.output_limit(self.games) if self.output_bytes is None else self.output_bytes
-        return Limits(cpu_seconds=int(self.cpu_seconds) + 1, memory_mb=self.memory_mb,
-                      file_mb=options.FILE_MB, disk_mb=options.DISK_MB,
-                      processes=options.PROCESSES, open_files=options.OPEN_FILES,
-                      output_bytes=output, cpus=self.cpus)

@@ -120,6 +120,8 @@ SHRINK_SECONDS: Final = 60.0
 """Time budget for shrinking a rejection (`--shrink-time`)."""
 THOROUGH_SECONDS: Final = 600.0
 """Time budget of a thorough judgement, both runs (`--thorough-time`)."""
+FALSE_ALARM: Final = 1e-4
+"""Each statistical check rejects at most this fraction of correct runs."""
 
 
 def time_limit(games: int) -> float:

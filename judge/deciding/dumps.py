@@ -14,10 +14,8 @@ from reference.board import EMPTY, Board, Cell, O, X, winner
 from reference.outcome import Outcome
 from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
 
-from judge.deciding.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.deciding.phrases import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
 from judge.deciding.randomness import counts_of
-from judge.deciding.verdict import Check, Failure, Place
-from judge.options import BeadFormat, RefillRule
 from judge.reading.formats import (
     BeadError,
     Counts,
@@ -27,8 +25,10 @@ from judge.reading.formats import (
     guess_numbering,
     read_box_line,
 )
-from judge.telling.hints import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
-from judge.telling.text import plural
+from judge.terms.boxes import BOX_COUNT, Draw, box_labels, orientations
+from judge.terms.options import BeadFormat, RefillRule
+from judge.terms.text import plural
+from judge.terms.verdicts import Check, Failure, Place
 
 NOWHERE: Final = Place()
 """The place of a check made outside a run."""
@@ -144,7 +144,7 @@ def _read_whole(texts: list[str], reader: BoxReader,
     unlabelled: list[Counts] = []
     labelled = True
 
-    def fail(expected: str, got: str, check: Check | None = Check.DUMP,
+    def rejected(expected: str, got: str, check: Check | None = Check.DUMP,
              evidence: tuple[str, ...] = (),
              hints: tuple[str, ...] = ()) -> tuple[Failure, DumpReading]:
         return (Failure(check, place, expected, got, evidence=evidence, hints=hints),
@@ -154,18 +154,18 @@ def _read_whole(texts: list[str], reader: BoxReader,
         reading = reader.read(text)
         problem = reading.problem
         if problem is not None:
-            return fail(problem.expected, f"box {number}, {problem.got}", problem.check,
+            return rejected(problem.expected, f"box {number}, {problem.got}", problem.check,
                         hints=problem.hints)
         if number == 1:
             labelled = reading.printed is not None
         elif (reading.printed is not None) != labelled:
-            return fail("every box labelled, or none", f"box {number}: {text!r}", None)
+            return rejected("every box labelled, or none", f"box {number}: {text!r}", None)
         if reading.label is None:
             unlabelled.append(reading.counts)
             continue
         if reading.label in boxes:
             first = printed_as[reading.label]
-            return fail("each box once", f"{first} and {reading.printed} are the same box "
+            return rejected("each box once", f"{first} and {reading.printed} are the same box "
                                          f"under symmetry (box {number})",
                         evidence=(f"{reading.printed} is {first} under "
                                   f"{symmetry_between(first, reading.printed or '')}",

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from judge import options
-from judge.options import Choice, OpponentKind, Transport
+from judge.terms import options
+from judge.terms.options import Choice, OpponentKind, Transport
 
 LARGEST_FILE: Final = 16 << 20
 """The largest replay file read, in bytes: a run of the most games allowed needs far less."""

@@ -1,139 +1,25 @@
-"""The closed vocabulary of verdicts and check ids, and the order in which verdicts are decided."""
+"""The facts of a run, and the verdict decided from them in the order written in docs/judge.md."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, replace
 
-from judge.running.sandbox import Containment
-
-
-class Verdict(Enum):
-    """What the judge says of a run; the values are also fixture folder names."""
-
-    ACCEPTED = "accepted"
-    WRONG_ANSWER = "wrong-answer"
-    PRESENTATION_ERROR = "presentation-error"
-    IDLE = "idle"
-    TIME_LIMIT = "time-limit"
-    RUNTIME_ERROR = "runtime-error"
-    OUTPUT_LIMIT = "output-limit"
-    MEMORY_LIMIT = "memory-limit"
-    PROCESS_LIMIT = "process-limit"
-    DISK_LIMIT = "disk-limit"
-    JUDGE_ERROR = "judge-error"
-
-
-class Check(Enum):
-    """The checks of SPEC section 7, items 1 to 8, by their stable ids."""
-
-    NEW_GAME = "new-game"
-    TRUE_BOARD = "true-board"
-    GAME_END = "game-end"
-    INTERACTIVE = "interactive"
-    DUMP = "dump"
-    LEARNING = "learning"
-    BEAD_DRAWS = "bead-draws"
-    EXIT = "exit"
-
-
-EXIT_STATUS = {
-    Verdict.ACCEPTED: 0,
-    Verdict.JUDGE_ERROR: 3,
-}
-"""Exit status of the judge for a verdict; every other verdict is a rejection, status 1."""
-
-def exit_status(verdict: Verdict) -> int:
-    """The judge's exit status for a verdict: 0 accepted, 1 rejected, 3 judge error."""
-    return EXIT_STATUS.get(verdict, 1)
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where in the session something happened: game and move numbers start at 1, 0 = none."""
-
-    game: int = 0
-    move: int = 0
-
-    def __str__(self) -> str:
-        if not self.game:
-            return "before the first game"
-        return f"game {self.game}, move {self.move}" if self.move else f"game {self.game}"
-
-    @property
-    def at(self) -> str:
-        """The place after a verb: `at game 3, move 2`, or `before the first game`."""
-        return str(self) if not self.game else f"at {self}"
-
-    @property
-    def within(self) -> str:
-        """The place after a noun: `in game 3, move 2`, or `before the first game`."""
-        return str(self) if not self.game else f"in {self}"
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A failed check or unreadable output: what was expected and what came."""
-
-    check: Check | None
-    """None for output that could not be read at all (presentation error)."""
-    place: Place
-    expected: str
-    got: str
-    subject: str = ""
-    """The box label concerned, where there is one."""
-    evidence: tuple[str, ...] = ()
-    """Lines of output that show the fault, beyond `got`."""
-    hints: tuple[str, ...] = ()
-    """The likely fixes, shown after the facts, each a sentence."""
-
-    @property
-    def verdict(self) -> Verdict:
-        """Wrong answer for a failed check, presentation error for unreadable output."""
-        return Verdict.WRONG_ANSWER if self.check else Verdict.PRESENTATION_ERROR
-
-    def __str__(self) -> str:
-        what = f"check {self.check.value} failed" if self.check else "output could not be read"
-        return "\n".join([f"{self.verdict.value}: {what} {self.place.at}",
-                          f"  expected: {self.expected}", f"  got:      {self.got}",
-                          *(f"  {line}" for line in self.evidence)])
-
-
-@dataclass(frozen=True)
-class Stall:
-    """The program stopped talking while the judge waited for output."""
-
-    place: Place
-    waited: float
-    reading: str
-    """The judge's best reading of why, e.g. waiting for input."""
-    check: Check | None = None
-    """`interactive` when it was waiting for input before printing its move."""
-    cpu_seconds: float = 0.0
-    """CPU time the program used during the silence."""
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How the program's process ended, as observed by the judge."""
-
-    status: int | None
-    """Exit status when it exited on its own, else None."""
-    signal: int | None
-    """The signal that ended it on its own, else None."""
-    killed_by_judge: bool
-    peak_memory_kb: int | None
-    """The most memory its processes held at once: the control group's figure, or the largest
-    the judge saw when it looked (`containment.looked`); None when it was never measured."""
-    cpu_seconds: float
-    """The CPU time its processes used, user and system."""
-    stderr_tail: tuple[str, ...] = ()
-    leftovers: int = 0
-    """Processes of its group still alive after it ended, killed by the judge."""
-    output_over_limit: bool = False
-    """Its stdout and stderr together passed the output limit."""
-    containment: Containment | None = None
-    """How the run was contained, and which of the tree's caps it hit."""
+from judge.deciding import checks
+from judge.running.ending import Ending
+from judge.terms.stops import (
+    CpuTimeOver,
+    Failed,
+    Finished,
+    HungAfterEnd,
+    InputClosed,
+    OutputEnded,
+    OutputOverLimit,
+    Stall,
+    Stalled,
+    Stop,
+    WallTimeOver,
+)
+from judge.terms.verdicts import Check, Failure, Place, Verdict
 
 
 @dataclass(frozen=True)
@@ -158,6 +44,30 @@ class Facts:
     judge_fault: str = ""
 
 
+def with_stop(facts: Facts, stop: Stop) -> Facts:
+    """The facts with the reason the run stopped added."""
+    match stop:
+        case Failed():
+            return replace(facts, failure=stop.failure)
+        case Stalled():
+            return replace(facts, stall=stop.stall)
+        case OutputEnded():  # what matters only if the program still runs
+            return replace(facts, closed="its standard output")
+        case InputClosed():
+            return replace(facts, closed="its standard input")
+        case OutputOverLimit():
+            return replace(facts, output_over_limit=True)
+        case WallTimeOver():
+            return replace(facts, wall_time_over=True)
+        case CpuTimeOver():
+            return replace(facts, cpu_time_over=True)
+        case HungAfterEnd():
+            return replace(facts, hung_after_end=True)
+        case Finished():
+            return replace(facts, finished=True)
+    return facts
+
+
 @dataclass(frozen=True)
 class Decision:
     """A verdict, the check it concerns (if any), and why, in one sentence or a few."""
@@ -170,7 +80,7 @@ class Decision:
     got: str = ""
     evidence: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
-    """The likely fixes, shown after the facts (judge/telling/hints.py adds those of the whole run)."""
+    """The likely fixes, shown after the facts (judge/deciding/hints.py adds those of the whole run)."""
 
     def line(self) -> str:
         """The verdict as printed on the report's last line."""
@@ -273,7 +183,7 @@ def decide(facts: Facts) -> Decision:
                         f"not {could_not}", facts.place)
     if facts.stall is not None:
         stall = facts.stall
-        return Decision(Verdict.IDLE, stall.check,
+        return Decision(Verdict.IDLE, checks.interactive(stall.waiting_for_input),
                         f"it printed nothing for {stall.waited:.1f} s, using {stall.cpu_seconds:.1f}"
                         f" s of CPU: {stall.reading}",
                         stall.place)

@@ -1,11 +1,11 @@
-"""Why a run stopped: one exception type per reason, each adding its fact to the run's facts."""
+"""Why a run stopped: one exception type per reason, raised by whichever floor meets it first."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 from enum import Enum
 
-from judge.deciding.verdict import Facts, Failure, Stall
+from judge.terms.verdicts import Failure, Place
 
 
 class Aftermath(Enum):
@@ -24,10 +24,6 @@ class Stop(Exception):
 
     aftermath = Aftermath.END
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with this reason added."""
-        return facts
-
 
 class Failed(Stop):
     """A check failed, or output could not be read."""
@@ -38,9 +34,19 @@ class Failed(Stop):
         super().__init__(f"failed: {failure.expected}")
         self.failure = failure
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the failure."""
-        return replace(facts, failure=self.failure)
+
+@dataclass(frozen=True)
+class Stall:
+    """The program stopped talking while the judge waited for output."""
+
+    place: Place
+    waited: float
+    reading: str
+    """The judge's best reading of why, e.g. waiting for input."""
+    waiting_for_input: bool = False
+    """True when it was blocked reading its input (check 4 then says it did not show its move)."""
+    cpu_seconds: float = 0.0
+    """CPU time the program used during the silence."""
 
 
 class Stalled(Stop):
@@ -50,19 +56,11 @@ class Stalled(Stop):
         super().__init__(f"stalled: {stall.reading}")
         self.stall = stall
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the stall."""
-        return replace(facts, stall=self.stall)
-
 
 class OutputEnded(Stop):
     """The program's output ended before the run was over: it exited, or closed its stdout."""
 
     aftermath = Aftermath.WAIT_EXIT
-
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the output closed (what matters only if the program still runs)."""
-        return replace(facts, closed="its standard output")
 
 
 class InputClosed(Stop):
@@ -70,46 +68,28 @@ class InputClosed(Stop):
 
     aftermath = Aftermath.WAIT_EXIT
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the input closed (what matters only if the program still runs)."""
-        return replace(facts, closed="its standard input")
-
 
 class OutputOverLimit(Stop):
     """The program printed more than the output limit."""
-
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the output limit passed."""
-        return replace(facts, output_over_limit=True)
 
 
 class WallTimeOver(Stop):
     """The run passed its wall-time limit."""
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the wall time passed."""
-        return replace(facts, wall_time_over=True)
-
 
 class CpuTimeOver(Stop):
     """The run's processes together used up its CPU time limit."""
-
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the CPU time used up."""
-        return replace(facts, cpu_time_over=True)
 
 
 class HungAfterEnd(Stop):
     """The program was still running after the grace period that follows the last dump."""
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts with the hang after the end."""
-        return replace(facts, hung_after_end=True)
-
 
 class Finished(Stop):
     """Every game was played, the last dump read, and the program's output ended."""
 
-    def noted(self, facts: Facts) -> Facts:
-        """The facts of a finished run."""
-        return replace(facts, finished=True)
+
+def fail(failure: Failure | None) -> None:
+    """Stop the run at a failed check, if there is one."""
+    if failure is not None:
+        raise Failed(failure)
