@@ -22,8 +22,9 @@ Theory of operation. Under `full`, a run is these processes:
    still alive in the namespace, writes that count on a pipe only it holds, and exits with
    the program's status (128 + N for signal N). With the count goes the CPU time the
    namespace's processes have used, their reaped children's included (judge/running/warden.py).
-   The judge reads the report strictly: anything else is a judge error. The program runs as the same user, so it can SIGKILL or SIGSTOP
-   its warden: that only ends or stalls its own run;
+   The judge reads the report strictly: anything else is a judge error. The program runs as
+   the same user, so it can SIGKILL or SIGSTOP its warden: that only ends or stalls its own
+   run;
 5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, two files
    of /etc, the folder of each runtime installed elsewhere, with the judge's site-packages
    covered) where only its working folder, a copy of its files, and /tmp can be written, both
