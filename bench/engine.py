@@ -12,27 +12,50 @@ million, the third million's against the first, and Michie's rules' against the 
 `--against COMMIT` adds the challenge rules' MENACE of that commit (its `reference/` checked out
 in a temporary folder) as one more process in the same turns, and its rates against today's.
 
-Last, in a fresh process, it times short calls: `reference.study.training.play_games` for one
+Then, in a fresh process, it times short calls: `reference.study.training.play_games` for one
 game, called again and again on one learner (the first call loads the tables), and on a fresh
 learner each time.
 
-`--only RULES` plays that rule set's games in this process and times nothing, for an instruction
-count that other load cannot disturb: run `valgrind --tool=callgrind python3 bench/engine.py
---only challenge --games N` for two values of N and divide the difference of the totals by the
-difference of N (`python3` the interpreter itself, not a shell script that starts it). `--seed`
-sets every MENACE's seed (1 by default).
+Last, in this process, Michie's rules' MENACE against a table-driven loop written here
+(`TableLoop`: the same MENACE from precomputed successor and canonical tables, one flat array of
+counts, Michie's 4/3/2/1 beads and +3/+1/-1, a uniformly random opponent): a fresh learner of
+each plays the same number of games from its first (10,000, 100,000 and 1,000,000 by default,
+`--horizons`), in turns, `--rounds` times, the order swapped each round; it prints each one's
+rate (the median of the rounds) and the engine's rate over the loop's (the median of the rounds'
+ratios), by the wall clock and per CPU second, with the load average before and after. Each side's
+time includes making its learner: the engine's boxes and match, the loop's fresh counts.
+`--table` runs only this comparison.
+
+`--only RULES` plays that rule set's games in this process and times nothing (`--only table`: the
+table-driven loop's), for an instruction count that other load cannot disturb: run `valgrind
+--tool=callgrind python3 bench/engine.py --only challenge --games N` for two values of N and
+divide the difference of the totals by the difference of N (`python3` the interpreter itself, not
+a shell script that starts it). `--seed` sets every MENACE's seed (1 by default).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from reference.board import X
+from reference.loop import Match, final_results, play_games
+from reference.menace import Menace, initial_counts
+from reference.positions import POSITIONS, Result, legal_successors, position_graph
+from reference.rules import MICHIE, PRESETS
+from reference.tables import box_table
 
 from bench.memory import ROOT
 
@@ -53,7 +76,8 @@ for line in sys.stdin:
     wall, cpu = time.perf_counter(), time.process_time()
     results = play_games([match], games, menace.draws).results
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = next(int(row.split()[1]) for row in open("/proc/self/status") if row.startswith("VmHWM:"))
+    peak = next(int(row.split()[1]) for row in open("/proc/self/status")
+                if row.startswith("VmHWM:"))
     print(wall, cpu, peak, results.count(Result.X_WINS), results.count(Result.DRAWN),
           results.count(Result.O_WINS), flush=True)
 """
@@ -138,7 +162,7 @@ def rate(games: float, seconds: float) -> str:
 
 
 def train(trainers: list[Trainer], games: int, chunk: int) -> dict[str, list[tuple[float, float]]]:
-    """Train every trainer to `games` games in turns of `chunk`; each one's (wall, CPU) per chunk."""
+    """Train every trainer to `games` games in turns of `chunk`: each one's (wall, CPU) a chunk."""
     spent: dict[str, list[tuple[float, float]]] = {t.name: [] for t in trainers}
     marks = checkpoints(games)
     last = dict.fromkeys(spent, (0, 0.0, 0.0))
@@ -183,7 +207,7 @@ def chunk_sizes(games: int, chunk: int) -> list[int]:
 
 def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]],
             games: int, chunk: int) -> None:
-    """Each million's rates, the third million's against the first, Michie's against the challenge's."""
+    """Each million's rates, the third million's against the first, Michie's against the rest."""
     sizes = chunk_sizes(games, chunk)
     millions = {name: per_million(chunks, sizes) for name, chunks in spent.items()}
     if any(millions.values()):
@@ -203,16 +227,164 @@ def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]]
                   f"wall clock, {base.cpu / t.cpu:.2f} by CPU time")
 
 
+OVER = POSITIONS
+"""The table-driven loop's steps: a position where MENACE draws, or OVER + one where it is over."""
+
+TableLoopTables = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
+                        tuple[int, ...], tuple[int, ...]]
+"""Fresh counts, each box's start, each box square's steps, each step's result, counts' totals."""
+
+
+@cache
+def table_loop_tables() -> TableLoopTables:
+    """Michie's MENACE (X) against a random opponent as tables, made once a process.
+
+    `counts`: one flat array, each box its total of beads, then the beads of each square it
+    starts with beads on (4/3/2/1 per distinct move); `start[p]`: where the box of position p
+    begins in it; `replies[p][k]`: the steps after MENACE plays the box's k-th square from p,
+    one for each reply of the opponent (one step if the move ends the game; the opponent's reply
+    that leaves one square folds in MENACE's forced last move); `ends[OVER + q]`: the result at q;
+    `total_of[i]`: where the total of count i's box is.
+    """
+    table, legal, results = box_table(X), legal_successors(), final_results()
+    ongoing = [result is Result.ONGOING for result in position_graph().results]
+
+    def arrival(q: int) -> int:
+        """The step for MENACE arriving to move at q."""
+        if not ongoing[q]:
+            return OVER + q
+        return OVER + legal[q][0] if len(legal[q]) == 1 else q
+
+    counts: list[int] = []
+    total_of: list[int] = []
+    squares: list[tuple[int, ...]] = []
+    for label, beads in initial_counts(MICHIE, X).items():
+        assert label == table.labels[len(squares)]
+        squares.append(tuple(c for c in range(9) if beads[c]))
+        total_of += [len(counts)] * (1 + len(squares[-1]))
+        counts += [sum(beads), *(beads[c] for c in squares[-1])]
+    box_start = [total_of[i] for i in range(len(counts)) if total_of[i] == i]
+    start = tuple(box_start[box] if box >= 0 else -1 for box in table.box_at)
+    replies = tuple(
+        tuple((OVER + q,) if not ongoing[q] else tuple(map(arrival, legal[q]))
+              for q in (table.after_bead[p][c] for c in squares[box]))
+        if box >= 0 else () for p, box in enumerate(table.box_at))
+    return tuple(counts), start, replies, (0,) * OVER + results, tuple(total_of)
+
+
+CHANGE = (0, 3, -1, 1)
+"""Michie's incentives by Result code: a bead of each drawn square added after a win (3 and the
+drawn bead back), a draw (1) and a loss (-1: the drawn bead kept out). Unplayed: 0."""
+
+
+class TableLoop:
+    """MENACE by Michie's rules, a table-driven loop: a fresh learner, its counts in one array."""
+
+    def __init__(self, seed: int) -> None:
+        self.counts = list(table_loop_tables()[0])
+        self.rng = random.Random(seed)
+
+    def play(self, games: int) -> list[int]:
+        """Play and learn from `games` games: the tally by Result code (a resignation: O's win)."""
+        counts, rand = self.counts, self.rng.random
+        _, start, replies, ends, total_of = table_loop_tables()
+        tally = [0, 0, 0, 0]
+        over = OVER
+        for _ in range(games):
+            p = 0
+            drawn = []  # where the count of each square drawn this game is
+            while p < over:
+                box = start[p]
+                total = counts[box]
+                if not total:  # an empty box: MENACE resigns
+                    break
+                x = rand() * total - counts[box + 1]
+                i = box + 1
+                while x >= 0:  # the square whose beads hold the number drawn
+                    i += 1
+                    x -= counts[i]
+                drawn.append(i)
+                steps = replies[p][i - box - 1]
+                p = steps[int(rand() * len(steps))]
+            result = ends[p] if p >= over else Result.O_WINS
+            tally[result] += 1
+            change = CHANGE[result]
+            for i in drawn:
+                counts[i] += change
+                counts[total_of[i]] += change
+        return tally
+
+
+def engine_learner(seed: int) -> Callable[[int], list[int]]:
+    """A fresh MENACE under Michie's rules on the engine, against a random opponent: its play."""
+    menace = Menace(MICHIE, player=X, rng=random.Random(seed))
+    match = Match(menace, legal_successors())
+
+    def play(games: int) -> list[int]:
+        """Play and learn from `games` games; the tally by Result code."""
+        results = play_games([match], games, menace.draws).results
+        return [results.count(result) for result in range(len(Result))]
+
+    return play
+
+
+def table_learner(seed: int) -> Callable[[int], list[int]]:
+    """A fresh MENACE under Michie's rules on the table-driven loop: its play."""
+    return TableLoop(seed).play
+
+
+Sides = dict[str, Callable[[int], Callable[[int], list[int]]]]
+"""Each side of the comparison by name: a fresh learner of it, for a seed."""
+
+
+def timed(make: Callable[[int], Callable[[int], list[int]]], seed: int,
+          games: int) -> tuple[float, float, list[int]]:
+    """Wall and CPU seconds to make a fresh learner and play `games` games with it; its tally."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    tally = make(seed)(games)
+    return time.perf_counter() - wall, time.process_time() - cpu, tally
+
+
+def versus_table(horizons: list[int], rounds: int, seed: int) -> None:
+    """The engine's rate under Michie's rules against the table-driven loop's, in this process."""
+    sides: Sides = {"engine": engine_learner, "table loop": table_learner}
+    for make in sides.values():
+        timed(make, seed, 1_000)  # tables made and loaded before any timing
+    load = os.getloadavg()[0]
+    print(f"\nMichie's rules, the engine against a table-driven loop, in this process: fresh "
+          f"learners, {rounds} rounds (load average {load:.2f})")
+    print(f"{'games':>10}  {'engine games/s wall / CPU':>26}  {'table loop wall / CPU':>23}  "
+          f"{'engine / loop, wall / CPU':>26}  {'wins, draws, losses (engine; loop)':<36}")
+    for games in horizons:
+        spent: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
+        tallies: dict[str, list[int]] = {name: [0, 0, 0, 0] for name in sides}
+        for r in range(rounds):
+            order = list(sides) if r % 2 == 0 else list(sides)[::-1]
+            for name in order:
+                wall, cpu, tally = timed(sides[name], seed + r, games)
+                spent[name].append((wall, cpu))
+                tallies[name] = [a + b for a, b in zip(tallies[name], tally, strict=True)]
+        rates = {name: [(games / w, games / c) for w, c in runs] for name, runs in spent.items()}
+        engine, loop = rates["engine"], rates["table loop"]
+        cells = [f"{statistics.median(x for x, _ in side):>12,.0f} / "
+                 f"{statistics.median(y for _, y in side):<11,.0f}" for side in (engine, loop)]
+        ratio_wall = statistics.median(e[0] / t[0] for e, t in zip(engine, loop, strict=True))
+        ratio_cpu = statistics.median(e[1] / t[1] for e, t in zip(engine, loop, strict=True))
+        outcomes = "; ".join(
+            ", ".join(f"{n / (games * rounds):.1%}"
+                      for n in (tally[Result.X_WINS], tally[Result.DRAWN], tally[Result.O_WINS]))
+            for tally in tallies.values())
+        print(f"{games:>10,}  {cells[0]:>26}  {cells[1]:>23}  "
+              f"{ratio_wall:>12.2f} / {ratio_cpu:<11.2f}  {outcomes}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 def play_only(rules: str, games: int, seed: int) -> None:
-    """Train a fresh MENACE under these rules for `games` games in this process, timing nothing."""
-    import random
-
-    from reference.board import X
-    from reference.loop import Match, play_games
-    from reference.menace import Menace
-    from reference.positions import legal_successors
-    from reference.rules import PRESETS
-
+    """Train a fresh MENACE under these rules (or the table-driven loop's) for `games` games in
+    this process, timing nothing."""
+    if rules == "table":
+        TableLoop(seed).play(games)
+        return
     menace = Menace(PRESETS[rules], player=X, rng=random.Random(seed))
     play_games([Match(menace, legal_successors())], games, menace.draws)
 
@@ -224,20 +396,31 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3 * MILLION)
     parser.add_argument("--chunk", type=int, default=100_000, help="games per turn")
     parser.add_argument("--against", metavar="COMMIT",
-                        help="also train the challenge rules' MENACE of this commit, in the same turns")
-    parser.add_argument("--only", choices=["challenge", "michie"],
+                        help="also train the challenge rules' MENACE of this commit, in the "
+                             "same turns")
+    parser.add_argument("--only", choices=["challenge", "michie", "table"],
                         help="play this rule set's games in this process, timing nothing")
     parser.add_argument("--seed", type=int, default=1, help="the seed of every MENACE's generator")
+    parser.add_argument("--table", action="store_true",
+                        help="only the comparison with the table-driven loop, in this process")
+    parser.add_argument("--horizons", type=int, nargs="+", default=[10_000, 100_000, MILLION],
+                        help="games from a fresh learner, for the comparison with the table loop")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds of the comparison with the table loop")
     options = parser.parse_args()
     if options.only:
         play_only(options.only, options.games, options.seed)
+        return
+    if options.table:
+        versus_table(options.horizons, options.rounds, options.seed)
         return
     with tempfile.TemporaryDirectory() as folder:
         trainers = [start("challenge", ROOT, "challenge", options.seed),
                     start("michie", ROOT, "michie", options.seed)]
         if options.against:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "reference"],
-                                     capture_output=True, check=True).stdout
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", options.against, "reference"],
+                capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
             trainers.append(start(f"challenge {options.against}", Path(folder), "challenge",
                                   options.seed))
@@ -254,6 +437,7 @@ def main() -> None:
     done = subprocess.run([sys.executable, "-c", SHORT_CALLS.format(root=str(ROOT))],
                           capture_output=True, text=True, check=True)
     print(done.stdout, end="")
+    versus_table(options.horizons, options.rounds, options.seed)
 
 
 if __name__ == "__main__":

@@ -100,4 +100,6 @@ def bare_manifest(path: Path, given: Mapping[str, str]) -> Manifest:
     except ManifestError as error:
         raise ManifestError(f"the header of {str(path)!r}: {error}") from None
     table.update(declarations_table(given))
-    return manifest_from(table, files=(path.absolute(),))
+    manifest = manifest_from(table, files=(path.absolute(),))
+    manifest.check_source()
+    return manifest

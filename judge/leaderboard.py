@@ -15,6 +15,7 @@ from judge.running.probes import RuntimeHidden
 from judge.running.session import SpawnError
 from judge.running.workspace import CopyError
 from judge.telling.outputs import write_output
+from judge.terms.code_pages import code_page
 from judge.terms.manifest import Manifest, ManifestError, is_submission, read_manifest
 from judge.terms.settings import Settings
 from judge.terms.text import markdown_cell, printable
@@ -37,6 +38,8 @@ class Row:
     seconds: float
     reason: str = ""
     """Why it was not accepted, where, and what was expected and got; empty when accepted."""
+    code_page: str = ""
+    """The code page its bytes are counted in; empty: the source's size as stored."""
 
 
 def reason_of(decision: Decision) -> str:
@@ -67,7 +70,7 @@ def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
             futures = [pool.submit(judge_row, sub, settings_for) for sub in subs]
             try:
                 rows = [future.result() for future in futures]
-            except BaseException:  # interrupted: start no more runs; those under way end by their limits
+            except BaseException:  # interrupted: no more runs start; those begun end by limits
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     accepted = Verdict.ACCEPTED.value
@@ -84,20 +87,28 @@ def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings]) -> Row:
         run = judge(manifest, settings_for(manifest))
     except (SpawnError, CopyError) as error:
         return Row(sub.name, manifest.language, manifest.source_bytes(), "not-run", 0, 0.0,
-                   str(error))
+                   str(error), manifest.code_page)
     except RuntimeHidden as error:
         return Row(sub.name, manifest.language, manifest.source_bytes(),
-                   Verdict.JUDGE_ERROR.value, 0, 0.0, str(error))
+                   Verdict.JUDGE_ERROR.value, 0, 0.0, str(error), manifest.code_page)
     return Row(sub.name, manifest.language, manifest.source_bytes(), run.decision.line(),
-               run.games_played, run.seconds, reason_of(run.decision))
+               run.games_played, run.seconds, reason_of(run.decision), manifest.code_page)
 
 
 HEADER = ("submission", "language", "bytes", "verdict", "games", "time", "reason")
 
 
+def bytes_cell(row: Row) -> str:
+    """A row's bytes as its cell shows them, with the code page they are counted in."""
+    if row.bytes is None:
+        return "?"
+    return str(row.bytes) + (f" ({code_page(row.code_page).title} code page)"
+                             if row.code_page else "")
+
+
 def _cells(row: Row) -> tuple[str, ...]:
     """A row's cells as text, its reason cut to REASON_WIDTH."""
-    return (row.name, row.language, "?" if row.bytes is None else str(row.bytes), row.verdict,
+    return (row.name, row.language, bytes_cell(row), row.verdict,
             str(row.games), f"{row.seconds:.1f} s", printable(row.reason, REASON_WIDTH))
 
 

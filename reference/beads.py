@@ -65,7 +65,7 @@ def _top(count: int, shift: int) -> int:
     return ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
 
 
-def _remove_last(entries: list[int], entry: int) -> None:
+def remove_last(entries: list[int], entry: int) -> None:
     """Remove the last of these entries: most often the last of all, put there at the draw."""
     if entries[-1] == entry:
         entries.pop()
@@ -173,7 +173,7 @@ class Box:
                 entries += [square] * beads
             else:
                 for _ in range(-beads):
-                    _remove_last(entries, square)
+                    remove_last(entries, square)
             top[square] = count
         elif not held - top[BLOCK] < count <= held:  # other entries
             old = held - 1 >> shift if held else 0  # blocks but the last, before and now
@@ -181,12 +181,12 @@ class Box:
             if new > old:
                 entries += [square] * (new - old)
             for _ in range(old - new):
-                _remove_last(entries, square)
+                remove_last(entries, square)
             if (held > 0) != (count > 0):  # a last block comes or goes
                 if count:
                     entries.append(LAST + square)
                 else:
-                    _remove_last(entries, LAST + square)
+                    remove_last(entries, LAST + square)
             top[square] = ((count - 1) | ((1 << shift) - 1)) + 1 if count else 0
         if len(entries) > ENTRIES:
             self._rebuild()

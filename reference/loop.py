@@ -1,4 +1,4 @@
-"""The one game loop: every game a MENACE plays, against a person, an opponent given as data or another MENACE.
+"""The one game loop: each game a MENACE plays, against a person, an opponent or another MENACE.
 
 The rules are data. A `Match` merges the two sides into tables indexed by position, and a
 `Plan` binds them to the draws of one generator. The loop stops only where a MENACE draws a
@@ -20,20 +20,24 @@ count, and appends an entry only when a block fills; the opponent's move is a `n
 interpreter's fast paths for indexing require; the loop's conditional jumps stay short enough
 for the interpreter to specialise the comparisons before them. The tables that depend on the
 sides' marks and the opponent alone are made once a process; `match_of` keeps a learner's
-matches.
+matches. What a fresh learner makes is made in C: a match's and a plan's tables by position are
+gathered from tables by box or by draw (`_box_slots`, `_slots`), and what follows each square
+taken from the arrivals by an `itemgetter`. A plan does not hold its match, so that a learner's
+tables go when it goes, not at the garbage collector's next full pass over the process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import cycle, islice, repeat
+from operator import attrgetter, call, itemgetter
 from typing import Final, NamedTuple, Protocol, cast, runtime_checkable
 
-from reference.beads import BLOCK, ENTRIES, LAST, Box
-from reference.board import EMPTY, O, X
-from reference.draws import Draws
+from reference.beads import BLOCK, ENTRIES, LAST, Box, remove_last
+from reference.board import CELLS, EMPTY, O, X
+from reference.draws import SMALL, Draws
 from reference.outcome import Outcome
 from reference.positions import (
     POSITIONS,
@@ -48,17 +52,17 @@ from reference.rules import EmptyBox, Rules
 from reference.tables import BoxTable, box_table
 
 Step = int
-"""Where the game goes on: a position where a MENACE draws, or OVER + the position where it is over."""
+"""Where the game goes on: a position where a MENACE draws, or OVER + the one where it is over."""
 
 OVER: Final = POSITIONS
 """The least step that ends a game: step OVER + p ends it at position p."""
 
 Onward = Iterator[Step]
-"""The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
+"""The steps that follow arriving at a position, one per `next`: the opponent's moves in turn."""
 
-Draw = tuple[list[int], list[int], list[int], int, tuple[Onward, ...], Box | None]
+Draw = tuple[list[int], list[int], list[int], int, tuple[Onward, ...], Box]
 """What a MENACE draws from at one position: its box's entries, counts and tops, the beads a
-win adds to the drawn square, for each square (in the label's frame) what follows it, and the box."""
+win adds to the drawn square, for each square (in the label's frame) what follows it, the box."""
 
 
 @runtime_checkable
@@ -87,7 +91,7 @@ Side = Learner | Person | OpponentTable
 
 @cache
 def final_results() -> tuple[int, ...]:
-    """For each position, the `Result` of a game that stops there: a resignation where play goes on."""
+    """Each position's `Result` for a game that stops there: a resignation where play goes on."""
     graph = position_graph()
     return tuple(
         int(result) if result is not Result.ONGOING
@@ -118,20 +122,28 @@ def beads_returned(rules: Rules, player: str) -> list[int]:
 FEW: Iterator[int] = iter(())
 """The loop's stream for a box of fewer than two entries: it stops at once, for the rare path."""
 
-NO_DRAW: Draw = ([], [], [], 0, (), None)
+NO_DRAW: Draw = ([], [], [], 0, (), Box([0] * len(CELLS)))
 """The draw at a position where no MENACE draws: never made."""
+
+Settle = tuple[Box, list[int], list[int], list[int], list[int]]
+"""What the end of a game changes at one position where a MENACE draws: its box, what each
+result changes there, and the box's counts, tops and entries."""
 
 
 class _Hand:
-    """A MENACE's side of a match: its rules, its boxes by position and what each result changes."""
+    """A MENACE's side of a match: its player, rules and live boxes, and what each result changes.
+    It does not hold the MENACE, which may hold the match (`match_of`): no cycle."""
 
     def __init__(self, menace: Learner, learner: bool) -> None:
-        self.menace = menace
+        self.player = menace.player
+        self.boxes = menace.live_boxes
+        """The MENACE's boxes in box order: the list itself, which the MENACE changes in place."""
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
         rules = menace.rules
         self.at_once = at_once(rules)
-        self.change = [returned - 1 - self.at_once for returned in beads_returned(rules, menace.player)]
+        self.change = [returned - 1 - self.at_once
+                       for returned in beads_returned(rules, menace.player)]
         """By Result code, the beads of each drawn square still to add when the game ends (the
         drawn bead counted in its box, with `at_once` more); at CUT_SHORT, the drawn bead out."""
         self.table: BoxTable = box_table(menace.player)
@@ -139,13 +151,14 @@ class _Hand:
 
 
 class Plan(NamedTuple):
-    """A match bound to one generator's draws: what the loop reads, in the order it reads it."""
+    """A match bound to one generator's draws: what the loop reads, in the order it reads it
+    after the match itself (which the plan does not hold, so that the two make no cycle that
+    only the garbage collector can free)."""
 
-    match: Match
     opening: Onward
     """The steps that start a game: where the first MENACE to move draws."""
     draw_at: list[Draw]
-    """For each position, what its MENACE draws from there, one tuple for one lookup (NO_DRAW elsewhere)."""
+    """For each position, what its MENACE draws from there, one tuple a lookup (else NO_DRAW)."""
     settles: tuple[bool, ...]
     """For each Result code, True when some MENACE's drawn beads change again at the end."""
 
@@ -166,7 +179,8 @@ def _turns(player: str) -> tuple[PositionId, ...]:
     """The positions where `player` is to move and the game goes on."""
     graph = position_graph()
     odd = player == X  # X moves when an odd number of squares is empty
-    return tuple(p for p, (board, result) in enumerate(zip(graph.boards, graph.results, strict=True))
+    rows = enumerate(zip(graph.boards, graph.results, strict=True))
+    return tuple(p for p, (board, result) in rows
                  if result is Result.ONGOING and (board.count(EMPTY) % 2 == 1) == odd)
 
 
@@ -180,9 +194,10 @@ def _draws_at(player: str) -> tuple[tuple[PositionId, int], ...]:
 @cache
 def _steps(players: tuple[str, ...]) -> tuple[Step, ...]:
     """For each position, the step for arriving there when these players are MENACEs: the
-    position, or OVER + the finished one (after a MENACE's forced last move, if it has one there)."""
+    position, or OVER + the finished one (after a MENACE's forced last move, if it has one)."""
     graph = position_graph()
-    steps = [OVER + p if result is not Result.ONGOING else p for p, result in enumerate(graph.results)]
+    steps = [OVER + p if result is not Result.ONGOING else p
+             for p, result in enumerate(graph.results)]
     for player in players:
         forced = box_table(player).forced
         for p in _turns(player):
@@ -199,16 +214,62 @@ def _arrivals(players: tuple[str, ...]) -> tuple[Onward, ...]:
 
 
 @cache
-def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...], tuple[tuple[PositionId, ...], ...]]:
-    """Where `player`'s MENACE draws: the positions, their boxes and the position after each square."""
+def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...],
+                                     tuple[tuple[PositionId, ...], ...]]:
+    """Where `player`'s MENACE draws: the positions, their boxes, the position after each square."""
     after_bead = box_table(player).after_bead
     draws = _draws_at(player)
     return (tuple(p for p, _ in draws), tuple(box for _, box in draws),
             tuple(after_bead[p] for p, _ in draws))
 
 
-OpponentRows = tuple[tuple[PositionId, list[Step]], ...]
-"""For each position where an opponent given as data moves, the steps it picks from."""
+@cache
+def _afters(player: str) -> tuple[Callable[[Sequence[Onward]], tuple[Onward, ...]], ...]:
+    """Where `player`'s MENACE draws, in `_draw_rows` order: what takes from the arrivals what
+    follows each square, in one call from C."""
+    return tuple(itemgetter(*row) for row in _draw_rows(player)[2])
+
+
+@cache
+def _picked_at(players: tuple[str, ...]) -> tuple[int, ...]:
+    """For each position, where its arrival is among the shared arrivals followed by those
+    where the side that is no MENACE moves: what gathers them in C."""
+    index = list(range(POSITIONS))
+    for k, p in enumerate(_turns(O if players[0] == X else X)):
+        index[p] = POSITIONS + k
+    return tuple(index)
+
+
+@cache
+def _slots(players: tuple[str, ...]) -> tuple[int, ...]:
+    """For each position, where its draw is among the draws of these players' MENACEs, in turn
+    (-1 where none draws): what gathers a table by position from one by draw, in C."""
+    slots = [-1] * POSITIONS
+    for slot, p in enumerate(p for player in players for p in _draw_rows(player)[0]):
+        slots[p] = slot
+    return tuple(slots)
+
+
+@cache
+def _box_slots(players: tuple[str, ...]) -> tuple[int, ...]:
+    """For each position, where the box drawn from there is among these players' MENACEs'
+    boxes, in turn (-1 where none draws): what gathers a table by position from one by box."""
+    slots = [-1] * POSITIONS
+    first = 0
+    for player in players:
+        for p, box in _draws_at(player):
+            slots[p] = first + box
+        first += len(box_table(player).labels)
+    return tuple(slots)
+
+
+class OpponentRows(NamedTuple):
+    """Where an opponent given as data moves: the positions, the steps each picks from (a list's
+    own `__getitem__`, the cheapest call from C) and how many."""
+
+    positions: tuple[PositionId, ...]
+    pickers: tuple[Callable[[int], Step], ...]
+    sizes: tuple[int, ...]
 
 _ROWS: dict[tuple[tuple[str, ...], int], tuple[OpponentTable, OpponentRows]] = {}
 """The opponent rows made in this process, by the MENACEs' marks and the table's identity."""
@@ -224,10 +285,12 @@ def _opponent_rows(players: tuple[str, ...], table: OpponentTable) -> OpponentRo
     if kept is not None and kept[0] is table:
         return kept[1]
     step = _steps(players).__getitem__
-    rows = tuple((p, list(map(step, table[p]))) for p in _turns(O if players[0] == X else X))
-    for p, row in rows:
+    positions = _turns(O if players[0] == X else X)
+    steps = [list(map(step, table[p])) for p in positions]
+    for p, row in zip(positions, steps, strict=True):
         if not row:
             raise ValueError(f"the opponent has no move from position {p}")
+    rows = OpponentRows(positions, tuple(row.__getitem__ for row in steps), tuple(map(len, steps)))
     if len(_ROWS) >= KEPT_TABLES:
         del _ROWS[next(iter(_ROWS))]
     _ROWS[key] = (table, rows)
@@ -245,28 +308,30 @@ class Match:
         second = _Hand(opponent, False) if isinstance(opponent, Learner) else None
         self.hands = (first,) if second is None else (first, second)
         self.opponent = opponent
-        self._hand_at: list[_Hand | None] = [None] * POSITIONS
-        """For each position, the MENACE to move there, or None."""
-        self.box_at: list[Box | None] = [None] * POSITIONS
-        """For each position, the box its MENACE draws from there, or None."""
-        players = tuple(hand.menace.player for hand in self.hands)
+        players = tuple(hand.player for hand in self.hands)
         self.players = players
         """The marks of the MENACEs, the learner's first."""
         self.steps = _steps(players)
         """For each position, the step for arriving there."""
-        self._settle_at: list[tuple[Box, list[int], list[int], list[int], list[int]]] = [
-            (Box([0] * 9), [], [], [], [])] * POSITIONS
-        """For each position where a MENACE draws: its box, what each result changes there, and
-        the box's counts, tops and entries."""
+        self._drawn_from: list[list[Box]] = [
+            list(map(hand.boxes.__getitem__, _draw_rows(hand.player)[1]))
+            for hand in self.hands]
+        """For each hand, the box of each position where it draws, in `_draw_rows` order."""
+        by_box: list[Settle] = []
+        hand_by_box: list[_Hand | None] = []
         for hand in self.hands:
-            player, boxes = hand.menace.player, hand.menace.live_boxes
-            for p in _turns(player):
-                self._hand_at[p] = hand
-            for p, box in _draws_at(player):
-                self.box_at[p] = boxes[box]
-                beads = boxes[box]
-                self._settle_at[p] = (beads, hand.change, beads.counts, beads.top, beads.entries)
-        self._opponent_rows: OpponentRows = ()
+            boxes = hand.boxes
+            by_box += zip(boxes, repeat(hand.change), map(attrgetter("counts"), boxes),
+                          map(attrgetter("top"), boxes), map(attrgetter("entries"), boxes))
+            hand_by_box += [hand] * len(boxes)
+        by_box.append((Box([0] * len(CELLS)), [], [], [], []))
+        hand_by_box.append(None)
+        slots = _box_slots(players)
+        self._settle_at: list[Settle] = list(map(by_box.__getitem__, slots))
+        """For each position where a MENACE draws, what the end of a game changes there."""
+        self._hand_at: list[_Hand | None] = list(map(hand_by_box.__getitem__, slots))
+        """For each position, the MENACE that draws there, or None."""
+        self._opponent_rows = OpponentRows((), (), ())
         self._asked: list[tuple[PositionId, Person]] = []
         """Each position where a person moves, and the person."""
         if second is None:
@@ -274,35 +339,42 @@ class Match:
                 self._asked = [(p, opponent) for p in _turns(O if learner.player == X else X)]
             else:
                 self._opponent_rows = _opponent_rows(players, cast(OpponentTable, opponent))
-        self._settles = tuple(any(hand.change[r] for hand in self.hands) for r in range(len(Result)))
+        self._settles = tuple(any(hand.change[r] for hand in self.hands)
+                              for r in range(len(Result)))
         self._plan: Plan | None = None
         self._bound: Draws | None = None
         """The draws the plan is bound to."""
         self._arrivals: list[Onward] = []
         """For each position, what follows arriving there, under the plan's draws."""
 
+    def box_at(self, position: PositionId) -> Box:
+        """The box the MENACE to move at `position` draws from there (one where a MENACE draws)."""
+        return self._settle_at[position][0]
+
     def plan(self, draws: Draws) -> Plan:
         """The match bound to `draws`, made once and kept for the next call with the same draws."""
         if self._plan is not None and self._bound is draws:
             return self._plan
         arrivals: list[Onward] = list(_arrivals(self.players))
-        for p, row in self._opponent_rows:  # a list's own __getitem__ is the cheapest call from C
-            arrivals[p] = (repeat(row[0]) if len(row) == 1
-                           else map(row.__getitem__, draws.stream(len(row))))
+        rows = self._opponent_rows
+        if rows.positions:
+            below = draws.below_small.__getitem__ if max(rows.sizes) < SMALL else draws.stream
+            streams = map(below, rows.sizes)
+            picked = [*arrivals, *map(map, rows.pickers, streams)]
+            arrivals = list(map(picked.__getitem__, _picked_at(self.players)))
         for p, person in self._asked:
             arrivals[p] = map(_Asker(person, self.steps).step, repeat(p))
-        draw_at = [NO_DRAW] * POSITIONS
-        onward = arrivals.__getitem__
-        for hand in self.hands:
-            boxes = hand.menace.live_boxes
-            positions, numbers, rows = _draw_rows(hand.menace.player)
-            afters = map(tuple, map(map, repeat(onward), rows))  # an illegal square's: never taken
-            for p, box, after in zip(positions, numbers, afters, strict=True):
-                beads = boxes[box]
-                draw_at[p] = (beads.entries, beads.counts, beads.top, hand.at_once, after, beads)
+        by_draw: list[Draw] = []
+        for hand, boxes in zip(self.hands, self._drawn_from, strict=True):
+            afters = map(call, _afters(hand.player), repeat(arrivals))
+            by_draw += zip(map(attrgetter("entries"), boxes), map(attrgetter("counts"), boxes),
+                           map(attrgetter("top"), boxes), repeat(hand.at_once), afters,
+                           boxes)  # an illegal square's step: never taken
+        by_draw.append(NO_DRAW)
+        draw_at = list(map(by_draw.__getitem__, _slots(self.players)))
         self._bound = draws
         self._arrivals = arrivals
-        self._plan = Plan(self, arrivals[0], draw_at, self._settles)
+        self._plan = Plan(arrivals[0], draw_at, self._settles)
         return self._plan
 
     def from_few_beads(self, position: PositionId, draws: Draws, empty_boxes: bytearray,
@@ -316,8 +388,8 @@ class Match:
         learner's. Any other box (its blocks regrouped first if it has too many entries): the
         square drawn, and the position.
         """
-        hand, box = self._hand_at[position], self.box_at[position]
-        assert hand is not None and box is not None
+        hand, box = self._hand_at[position], self.box_at(position)
+        assert hand is not None
         rules = hand.rules
         beads = box.total
         if beads > 1 or len(box.entries) > ENTRIES:
@@ -337,7 +409,8 @@ class Match:
         legal = legal_successors()[position]
         return -1, next(self._arrivals[legal[draws.below(len(legal))]])
 
-    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId, result: int) -> None:
+    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId,
+               result: int) -> None:
         """Give each bead drawn this game, from the last back (`before` leads from each draw to
         the one before it, `drawn` holds its square), what its MENACE's rules return for
         `result` (CUT_SHORT: a game cut short, the beads kept out as `move` leaves them)."""
@@ -345,14 +418,18 @@ class Match:
         while position >= 0:
             box, changes, counts, top, entries = settle_at[position]
             change = changes[result]
-            if change:  # Box.add, its two common cases inline
+            if change:  # Box.add, its common cases inline
                 square = drawn[position]
                 count = counts[square] + change
                 if top[square] - top[BLOCK] < count <= top[square]:  # never at shift 0
                     counts[square] = count  # the same entries
-                elif top[BLOCK] == 1 and change > changes[CUT_SHORT] and len(entries) + change <= ENTRIES:
-                    counts[square] = top[square] = count  # an entry a bead: those put in at the
-                    del entries[change:]  # draw go, which are the last of the box's entries
+                elif top[BLOCK] == 1 and change < 0 and len(entries) + change <= ENTRIES:
+                    counts[square] = top[square] = count  # an entry a bead: the square's last go
+                    if change > changes[CUT_SHORT]:  # some of those put in at the draw, which
+                        del entries[change:]  # are the last of the box's entries
+                    else:  # all of them, then the drawn bead's own
+                        del entries[len(entries) + change + 1:]
+                        remove_last(entries, square)
                 else:
                     box.add(square, change)
             position = before[position]
@@ -363,7 +440,7 @@ _MATCHES: Final = "_menace_matches"
 
 
 def match_of(learner: Learner, opponent: Side) -> Match:
-    """The match of `learner` against `opponent`, made once and kept on the learner for the next call."""
+    """The match of `learner` against `opponent`, made once and kept on the learner."""
     kept: dict[int, Match] = vars(learner).setdefault(_MATCHES, {})
     match = kept.get(id(opponent))
     if (match is None or match.opponent is not opponent
@@ -375,7 +452,7 @@ def match_of(learner: Learner, opponent: Side) -> Match:
 
 @dataclass(frozen=True)
 class Played:
-    """What a run of games left: each game's `Result` code, the learner's empty boxes, the last position."""
+    """What games left: each game's `Result` code, the learner's empty boxes, the last position."""
 
     results: bytes
     empty_boxes: bytes
@@ -385,19 +462,20 @@ class Played:
     (-1 when no game was played)."""
 
 
-def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game: int = 0) -> Played:
-    """Play `games` games, game g as matches[(first_game + g) % len(matches)], every MENACE learning.
+def play_games(matches: Sequence[Match], games: int, draws: Draws, *,
+               first_game: int = 0) -> Played:
+    """Play `games` games, game g as matches[(first_game + g) % len(matches)]; every MENACE learns.
 
     Every side draws with `draws`. A game cut short by an exception (from a person's side)
     leaves the beads it drew out of their boxes, as MENACE's `move` without `learn` does.
     """
-    plans = [match.plan(draws)[:] for match in matches]  # [:] makes a plain tuple: unpacked fastest
+    plans = [(match, *match.plan(draws)) for match in matches]  # a plain tuple: unpacked fastest
     start = first_game % len(plans)
     schedule = islice(cycle((*plans[start:], *plans[:start])), games)
     ends = (0,) * OVER + final_results()  # ends[p] for p = OVER + q is the result at q
     below, last_block, block, over = [FEW, FEW, *draws.below_small[2:], FEW], LAST, BLOCK, OVER
     take, size, few = next, len, (StopIteration, IndexError)  # locals: shorter code, short jumps
-    before = [-1] * POSITIONS  # for each position where a MENACE drew this game, the draw before (-1: none)
+    before = [-1] * POSITIONS  # each position a MENACE drew at this game: the draw before, or -1
     drawn = [0] * POSITIONS  # for each position where a MENACE drew this game, the square drawn
     results: list[int] = []
     empty_boxes = bytearray(games)
@@ -410,12 +488,12 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 entries, counts, top, at_once, after, box = draw_at[p]
                 try:  # an entry drawn exactly as Draws.below draws a number below len(entries)
                     e = entries[take(below[size(entries)])]
-                except few:  # one bead or none (refill, resign or move at random), or an entry too many
+                except few:  # a bead or none (refill, resign or a random move), an entry too many
                     e, p = match.from_few_beads(p, draws, empty_boxes, results)
                     if e < 0:
                         continue
                 if e >= last_block:  # a last block: kept, or drawn again
-                    e = box.resolve(e, draws)  # type: ignore[union-attr]
+                    e = box.resolve(e, draws)
                 c = counts[e] + at_once  # back in the box at once, with what a win adds
                 counts[e] = c
                 if c > top[e]:  # more blocks of the square: their entries at the end (Box.grow)

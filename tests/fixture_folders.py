@@ -3,7 +3,8 @@
 A fixture folder, tests/submissions/<expected verdict>/<name>/, holds its manifest, and a source
 only where it is a program of its own (`accepted/node`, `accepted/perl`). The others run a
 program kept once for all: the faulty program `tests/submissions/menace.py` (manifest
-`source = "menace.py"`) or the project's `reference/` package (`source = "reference/..."`).
+`source = "menace.py"`), the project's `reference/` package (`source = "reference/..."`) or a
+golfed answer (`source = "golf/LANGUAGE/..."`).
 `assemble` copies a fixture folder and that program into a fresh folder, which the judge is
 given; nothing in it is a link or leads outside it. By hand:
 
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests" / "submissions"
 PROGRAM = SUBMISSIONS / "menace.py"
 """The faulty program: the canonical MENACE, with `--fault NAME` for each fault."""
-SHARED = {"menace.py": PROGRAM, "reference": ROOT / "reference"}
+SHARED = {"menace.py": PROGRAM, "reference": ROOT / "reference", "golf": ROOT / "golf"}
 """What a fixture's manifest may name as its source without holding it, by the first part of
 the source's path."""
 
@@ -41,7 +42,7 @@ def assemble(fixture: Path, into: Path) -> Path:
                                     f"its folder nor one of the shared programs {sorted(SHARED)}")
         if shared.is_dir():
             shutil.copytree(shared, into / source.parts[0],
-                            ignore=shutil.ignore_patterns("__pycache__"))
+                            ignore=shutil.ignore_patterns("__pycache__", "*.md"))
         else:
             shutil.copy2(shared, into / source.parts[0])
     return into

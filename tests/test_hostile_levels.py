@@ -13,15 +13,15 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from live import judge_command, judge_environment, judge_process
 from normal_user import NormalUser, readable_by_all, shared_folder
-from test_hostile import CANONICAL, HOSTILE, SANDBOX_OWN, expected, processes_with, threads_with
+from test_hostile import SANDBOX_OWN, expected, hostile_folder, processes_with, threads_with
 
 from judge.running.workspace import PREFIX, remove_abandoned
 
@@ -45,9 +45,7 @@ def at_partial(user: NormalUser, name: str, home: Path, *options: str,
                games: int = 3) -> tuple[dict[str, object], str]:
     """The JSON report and the printed report of a hostile fixture judged as a normal user;
     skips where that user gets another level than partial."""
-    folder = home / name
-    shutil.copytree(HOSTILE / name, folder)
-    shutil.copy(CANONICAL, folder / "menace.py")
+    folder = hostile_folder(name, home)
     readable_by_all(folder)
     result = home / "result.json"
     run = user.judge("--games", str(games), "--seed", "2026", "--idle-limit", IDLE_LIMIT,
@@ -127,13 +125,10 @@ def test_f_children_together_pass_the_memory_limit(normal_user: NormalUser, home
 def test_off_counts_a_leftover_whose_first_thread_ended(tmp_path: Path) -> None:
     """Under --sandbox off the report says a process of the program outlived it, though its
     first thread has ended, and the judge ends it."""
-    folder = tmp_path / "hides-a-leftover"
-    shutil.copytree(HOSTILE / "hides-a-leftover", folder)
-    shutil.copy(CANONICAL, folder / "menace.py")
+    folder = hostile_folder("hides-a-leftover", tmp_path)
     result = tmp_path / "result.json"
-    run = subprocess.run([sys.executable, "-m", "judge", "--sandbox", "off", "--games", "2",
-                          "--seed", "2102", "--json", str(result), str(folder)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    run = judge_process("--sandbox", "off", "--games", "2", "--seed", "2102", "--json", result,
+                        folder, timeout=120)
     report = json.loads(result.read_text())
     assert (report["verdict"], report["check"]) == ("wrong-answer", "exit"), run.stdout
     assert "it left 1 process running after it exited" in report["got"]
@@ -170,8 +165,9 @@ def test_a_killed_judges_working_folder_goes_with_the_next_judge(tmp_path: Path)
     def started() -> subprocess.Popen[bytes]:
         """A judge of the slow program, once the program runs in its working folder."""
         process = subprocess.Popen(
-            [sys.executable, "-m", "judge", "--sandbox", "off", "--games", "1", "--idle-limit",
-             "60", str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            judge_command("--sandbox", "off", "--games", "1", "--idle-limit", "60", str(folder)),
+            cwd=ROOT, env=judge_environment(), stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:
             new = {name for pid in processes_with(TOKEN.encode())

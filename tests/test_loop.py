@@ -1,9 +1,11 @@
-"""The one game loop plays exactly the games of the plain rules: same seed, same games, same boxes."""
+"""The one game loop plays exactly the plain rules' games: same seed, same games, same boxes."""
 
 from __future__ import annotations
 
+import gc
 import io
 import random
+import weakref
 from collections.abc import Sequence
 
 import pytest
@@ -40,6 +42,7 @@ RULES = {
                                       empty_box=EmptyBox.RANDOM),
     "frozen (evaluation)": frozen_rules(CHALLENGE),
     "two beads back": Rules(win=3, draw=1, refill_beads=1),
+    "a draw worth more than a win": Rules(win=0, draw=3, loss=-1),
     "boxes of blocks": Rules(initial_beads=(1000, 999, 250, 2), win=1000, draw=3, loss=-1,
                              empty_box=EmptyBox.RESIGN),
 }
@@ -80,7 +83,7 @@ def rival(learner: Menace, name: str, rng: random.Random) -> Menace | OpponentTa
 
 
 def play_both_ways(seed: int, rules: str, player: str, opponent: str, games: int) -> list[object]:
-    """Each game's Result, every MENACE's boxes and the next numbers drawn: by the loop, then plainly."""
+    """Each game's Result, every MENACE's boxes, the next numbers drawn: by loop, then plainly."""
     runs: list[object] = []
     for fast in (True, False):
         rng = random.Random(seed)
@@ -111,7 +114,9 @@ def test_the_loop_plays_the_games_of_the_plain_rules(
 
 @pytest.mark.parametrize(("rules", "player", "opponent"), [
     ("michie", X, "menace"), ("michie", O, "perfect"), ("random from an empty box", O, "menace"),
-    ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"), ("boxes of blocks", O, "menace"),
+    ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"),
+    ("boxes of blocks", O, "menace"),
+    ("a draw worth more than a win", X, "legal moves"),
 ])
 def test_long_runs_with_resignations_refills_and_empty_boxes_play_the_same(
     rules: str, player: str, opponent: str,
@@ -147,6 +152,22 @@ def test_empty_boxes_met_by_the_learner_are_counted_game_by_game() -> None:
     played = play_games([Match(menace, legal_successors())], 7, menace.draws)
     assert played.empty_boxes == bytes([1] * 7) and set(played.results) == {Result.O_WINS}
     assert played.last_position == 0
+
+
+def test_a_learner_its_matches_and_their_plans_go_without_the_garbage_collector() -> None:
+    menace = Menace(MICHIE, rng=random.Random(1))
+    match = Match(menace, legal_successors())
+    play_games([match], 20, menace.draws)
+    menace.train(perfect_opponent(), 20)  # a match kept on the learner (match_of)
+    gone = weakref.ref(match), weakref.ref(menace)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del match, menace
+        assert [ref() for ref in gone] == [None, None]
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def test_a_menace_opponent_must_play_the_other_mark() -> None:
@@ -245,7 +266,8 @@ def test_a_game_cut_short_leaves_the_drawn_beads_out_as_move_does(seed: int, sto
     fast = Menace(rng=random.Random(seed), contents=contents)
     with pytest.raises(Quit):
         play_games([Match(fast, Quitter(seed, stop))], 1, fast.draws)
-    plain, person, board = Menace(rng=random.Random(seed), contents=contents), Quitter(seed, stop), EMPTY_BOARD
+    plain = Menace(rng=random.Random(seed), contents=contents)
+    person, board = Quitter(seed, stop), EMPTY_BOARD
     with pytest.raises(Quit):
         while True:
             cell = plain.move(board)

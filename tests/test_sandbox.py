@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from fixture_folders import assembled
 
+from judge.running import runtimes
 from judge.running.cgroups import TreeLimits, remove_stale
 from judge.running.probes import support
 from judge.running.processes import CLOCK_TICKS
@@ -126,9 +127,10 @@ def test_warden_hides_its_pipe_from_the_program() -> None:
     assert "12" not in script(None) and '"$@"' in script(None)
 
 
-@pytest.mark.parametrize("data", [b"0 0", b"00 0\n", b"-1 0\n", "\u00b2 0\n".encode(), b"1 0\n2 0\n",
-                                  b"1234567 0\n", b" 1 0\n", b"1 0 \n", b"\xff 0\n", b"0\n",
-                                  b"0 00\n", b"0  1\n", b"0 -1\n", b"0 12345678901234567\n"])
+@pytest.mark.parametrize("data", [b"0 0", b"00 0\n", b"-1 0\n", "\u00b2 0\n".encode(),
+                                  b"1 0\n2 0\n", b"1234567 0\n", b" 1 0\n", b"1 0 \n", b"\xff 0\n",
+                                  b"0\n", b"0 00\n", b"0  1\n", b"0 -1\n",
+                                  b"0 12345678901234567\n"])
 def test_a_warden_report_that_is_not_one_report_is_a_judge_error(data: bytes) -> None:
     """Only one count and one CPU time, as the warden writes them, are read; anything else
     names the fault."""
@@ -358,16 +360,50 @@ def test_a_run_is_held_to_its_cpu_quota(tmp_path: Path) -> None:
 
 
 @needs_full
-def test_the_program_sees_the_standard_library_only(tmp_path: Path) -> None:
-    """Every site-packages folder of the judge's Python is empty inside, and neither the judge
-    nor its test tools can be imported."""
-    done, _ = contained("""
-        import importlib.util, site
-        print([name for folder in site.getsitepackages() for name in __import__("os").listdir(folder)])
-        print([importlib.util.find_spec(name) is None for name in ("judge", "pytest", "json")])
+def test_the_program_sees_the_judges_packages_read_only_but_not_the_judge(tmp_path: Path) -> None:
+    """numpy, installed for the judge's Python, imports inside from a folder the program cannot
+    write to; neither the judge nor the reference imports, the project is not there, and what
+    the judge's distribution installed beside numpy (an editable install's hooks, its
+    dist-info) is empty."""
+    own = [str(path) for path in runtimes.python_view().hidden]
+    done, _ = contained(f"""
+        import importlib.util, os, numpy
+
+        def content(path):
+            return os.listdir(path) if os.path.isdir(path) else open(path, "rb").read()
+
+        print(numpy.arange(4).sum())
+        print([importlib.util.find_spec(name) is None for name in ("judge", "reference")])
+        try:
+            open(os.path.join(os.path.dirname(numpy.__file__), "planted.py"), "w")
+        except OSError as error:
+            print("refused", error.strerror)
+        print(os.path.exists({str(ROOT)!r}))
+        print([path for path in {own!r} if content(path)])
     """, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode().splitlines() == ["[]", "[True, True, False]"]
+    assert done.stdout.decode().splitlines() == [
+        "6", "[True, True]", "refused Read-only file system", "False", "[]"]
+
+
+@needs_full
+def test_of_etc_the_program_sees_the_runtimes_configuration_only(tmp_path: Path) -> None:
+    """/etc holds exactly the entries the runtimes read as their configuration (PHP's php.ini
+    among them where PHP is installed), and none of them can be written."""
+    done, _ = contained("""
+        import os
+        print(sorted(os.listdir("/etc")))
+        for path in ("/etc/menace-planted", "/etc/php/menace-planted"):
+            try:
+                open(path, "w")
+                print("written", path)
+            except OSError:
+                pass
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    names = sorted(path.name for path in runtimes.configuration())
+    assert done.stdout.decode().splitlines() == [str(names)]
+    assert ("php" in names) == Path("/etc/php").is_dir()
 
 
 @needs_full

@@ -37,7 +37,8 @@ def test_only_settled_unlocked_working_folders_of_this_user_go(tmp_path: Path) -
     finally:
         os.close(lock)
     assert not abandoned.exists()
-    assert held.exists() and new.exists() and other.exists() and (tmp_path / (PREFIX + "file")).exists()
+    assert held.exists() and new.exists() and other.exists()
+    assert (tmp_path / (PREFIX + "file")).exists()
     assert remove_abandoned(tmp_path) == 1 and not held.exists()
 
 

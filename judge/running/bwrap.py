@@ -1,10 +1,10 @@
 """The world inside the sandbox, as bubblewrap's arguments: nothing is there unless named.
 
-The program sees the system read-only (/usr and its links, two files of /etc), the runtimes
-it needs read-only (judge/running/runtimes.py), fresh /proc and a read-only /dev, and two
-writable, size-capped tmpfs: its working folder, holding a copy of its files, and /tmp.
-Everything else, the sandbox's own root included, is read-only. Its arguments are data: none
-of them is ever made a mount.
+The program sees the system read-only (/usr and its links, and of /etc what the runtimes read
+as their configuration), the runtimes it needs read-only (judge/running/runtimes.py), fresh
+/proc and a read-only /dev, and two writable, size-capped tmpfs: its working folder, holding a
+copy of its files, and /tmp. Everything else, the sandbox's own root included, is read-only.
+Its arguments are data: none of them is ever made a mount.
 """
 
 from __future__ import annotations
@@ -15,11 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Final
 
-from judge.running.runtimes import SYSTEM_ROOTS, View
+from judge.running.runtimes import NOT_INSTALLED, SYSTEM_ROOTS, View, configuration
 
-ETC_FILES: Final = ("ld.so.cache", "alternatives")
-"""What of /etc the runtimes need (the dynamic linker's cache, Debian's links to commands);
-the rest of /etc stays invisible. Each bind costs start-up time: keep this short."""
 WARDEN_PATH: Final = "/.warden"
 """Where the execute-only copy of the warden's shell lies inside (judge/running/warden.py)."""
 SEALED: Final = ("--remount-ro", "/dev", "--remount-ro", "/")
@@ -43,37 +40,62 @@ def read_only(path: Path) -> list[str]:
     return [*parents, "--ro-bind", str(path), str(path)]
 
 
-def hidden(path: Path) -> list[str]:
-    """Arguments that cover the folder `path` with an empty, read-only one."""
-    return ["--perms", "0555", "--tmpfs", str(path), "--remount-ro", str(path)]
+def data(content: bytes, keep: list[int]) -> str:
+    """A descriptor that reads `content` (appended to `keep`), for bwrap to copy from."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, content)
+    os.close(write_end)
+    keep.append(read_end)
+    return str(read_end)
+
+
+def hidden(path: Path, keep: list[int], module: bytes | None = None) -> list[str]:
+    """Arguments that cover the file `path` with an empty, read-only one, or the folder `path`
+    with an empty, read-only one, which holds only an `__init__.py` of `module` if given;
+    the descriptors they read from are appended to `keep`."""
+    if not path.is_dir():
+        return ["--perms", "0444", "--ro-bind-data", data(b"", keep), str(path)]
+    args = ["--perms", "0555", "--tmpfs", str(path)]
+    if module is not None:
+        args += ["--perms", "0444", "--file", data(module, keep), str(path / "__init__.py")]
+    return [*args, "--remount-ro", str(path)]
+
+
+def shown(path: Path) -> list[str]:
+    """Arguments that show `path` read-only at its own place, a link as the same link."""
+    if path.is_symlink():
+        return ["--symlink", os.readlink(path), str(path)]
+    return ["--ro-bind-try", str(path), str(path)]
 
 
 @functools.cache
 def system_view() -> tuple[str, ...]:
-    """Arguments for the read-only system: /usr, its links, selected /etc files."""
+    """Arguments for the read-only system: /usr, its links, the runtimes' configuration."""
     args = ["--ro-bind", "/usr", "/usr"]
     for name in SYSTEM_ROOTS[1:]:
         path = Path("/") / name
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), str(path)]
+        if path.is_symlink() or path.is_dir():
+            args += shown(path)
     args += ["--perms", "0755", "--dir", "/etc"]
-    for name in ETC_FILES:
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    for path in configuration():
+        args += shown(path)
     return tuple(args)
 
 
-def runtimes_view(view: View) -> list[str]:
-    """Arguments that show the runtimes' folders and hide the judge's packages within them.
+def runtimes_view(view: View, keep: list[int]) -> list[str]:
+    """Arguments that show the runtimes' folders and cover the judge's own code within them;
+    the descriptors they read from are appended to `keep`.
 
     They come after the tmpfs of /tmp, so that a runtime installed under /tmp shows."""
     args: list[str] = []
     for root in view.shown:
         args += read_only(root)
     for path in view.hidden:
-        if path.is_dir():
-            args += hidden(path)
+        if os.path.lexists(path):
+            args += hidden(path, keep)
+    for package in view.packages:
+        if package.is_dir():
+            args += hidden(package, keep, NOT_INSTALLED)
     return args
 
 
@@ -88,8 +110,8 @@ def scratch(disk_mb: int | None, cwd: Path | None) -> list[str]:
 
 def copied_in(folder: Path, keep: list[int]) -> list[str]:
     """Arguments that copy the working folder's entries into its tmpfs; the descriptors they
-    read from are appended to `keep`. The folder is the judge's own copy (judge/running/workspace.py):
-    its links stay inside it and are made again as links."""
+    read from are appended to `keep`. The folder is the judge's own copy
+    (judge/running/workspace.py): its links stay inside it and are made again as links."""
     args: list[str] = []
     for here, dirs, files in os.walk(folder):
         dirs.sort()

@@ -39,6 +39,7 @@ def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
         "LC_ALL": "C.UTF-8",
         "TERM": "dumb",
         "PYTHONDONTWRITEBYTECODE": "1",
+        **runtimes.python_environment(),
     }
     if marked:
         env[RUN_MARKER] = uuid.uuid4().hex

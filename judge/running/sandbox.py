@@ -8,13 +8,13 @@ Theory of operation. Under `full`, a run is these processes:
    a starter shell joins the run's control groups (judge/running/cgroups.py) and `prlimit` sets the
    per-process limits before they exec it, so that everything after it is counted against
    the run's caps, and no Python code runs between fork and exec; it builds new pid, mount,
-   network, ipc, uts and cgroup namespaces (judge/running/bwrap.py builds the world inside), and exits
-   with the warden's status as soon as the warden exits;
+   network, ipc, uts and cgroup namespaces (judge/running/bwrap.py builds the world inside), and
+   exits with the warden's status as soon as the warden exits;
 3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
    the keeper, and when it dies the kernel kills every process left in the namespace; when
    the judge is root it stays root, out of the program's reach;
-4. the warden (judge/running/warden.py), a few lines of `sh` (pid 2) run from an execute-only copy of
-   the shell, so it is not dumpable: the program can neither trace it nor take its
+4. the warden (judge/running/warden.py), a few lines of `sh` (pid 2) run from an execute-only copy
+   of the shell, so it is not dumpable: the program can neither trace it nor take its
    descriptors (`ptrace`, `pidfd_getfd`, `/proc/PID/fd`). It is deaf to the signals it can
    catch, an unprivileged user in a user namespace of its own: uid 65534 (`setpriv`, then
    `unshare --user`) when the judge is root, the judge's own uid mapped by bwrap otherwise;
@@ -25,11 +25,12 @@ Theory of operation. Under `full`, a run is these processes:
    The judge reads the report strictly: anything else is a judge error. The program runs as
    the same user, so it can SIGKILL or SIGSTOP its warden: that only ends or stalls its own
    run;
-5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, two files
-   of /etc, the folder of each runtime installed elsewhere, with the judge's site-packages
-   covered) where only its working folder, a copy of its files, and /tmp can be written, both
-   on size-capped tmpfs, gone with the mount namespace; the sandbox's own root and /dev are
-   read-only. Its arguments are data, never mounts.
+5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, the
+   runtimes' configuration in /etc, the folder of each runtime installed elsewhere, the judge's
+   Python with its packages, the judge's own code covered) where only its working folder, a
+   copy of its files, and /tmp can be written, both on size-capped tmpfs, gone with the mount
+   namespace; the sandbox's own root and /dev are read-only. Its arguments are data, never
+   mounts.
 
 What each limit stops: the memory cap (control group) holds the whole tree and its tmpfs
 files; the process cap (control group) stops a fork bomb; the CPU quota (control group, one
@@ -93,7 +94,7 @@ class SandboxError(RuntimeError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means no limit (the judge's defaults: judge.terms.options)."""
+    """Resource limits of one run, None for no limit (the judge's defaults: judge.terms.options)."""
 
     cpu_seconds: int | None = None
     """CPU time of the whole tree (and of each process, as a backstop)."""
@@ -286,7 +287,7 @@ class Sandbox:
         self._open.append(shell_fd)
         args = [tool("bwrap"), *bwrap.NAMESPACES, *bwrap.system_view(),
                 *bwrap.scratch(self.limits.disk_mb, cwd),
-                *bwrap.runtimes_view(runtimes.view(self._runtimes(argv[0], cwd))),
+                *bwrap.runtimes_view(runtimes.view(self._runtimes(argv[0], cwd)), self._open),
                 "--perms", "0111", "--file", str(shell_fd), bwrap.WARDEN_PATH]
         if cwd is not None:
             args += [*bwrap.copied_in(cwd, self._open), "--chdir", str(cwd)]
@@ -295,12 +296,9 @@ class Sandbox:
 
     @staticmethod
     def _runtimes(program: str, cwd: Path | None) -> list[str]:
-        """The runtimes a run needs shown: the judge's Python, and the program started unless
-        it is one of the submission's own files."""
-        shown = [str(runtimes.python())]
-        if cwd is None or not Path(program).is_relative_to(cwd):
-            shown.append(program)
-        return shown
+        """The runtimes a run needs shown besides the judge's Python: the program started,
+        unless it is one of the submission's own files."""
+        return [program] if cwd is None or not Path(program).is_relative_to(cwd) else []
 
     # -- watching and ending ------------------------------------------------------------
 

@@ -279,7 +279,7 @@ class Session:
     # -- ending --------------------------------------------------------------------------
 
     def close(self) -> Ending:
-        """Kill whatever is left of the program's processes, verify they are gone, and say how it ended."""
+        """Kill what is left of the program's processes, verify they are gone: how it ended."""
         if not self._poll_exit():
             self.killed_by_judge = True
             self.sandbox.cpu_seconds()  # a last look at what it used

@@ -103,8 +103,8 @@ def _used(ending: Ending | None) -> str:
 
 
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
-    """A statistical test as a JSON-ready dictionary: the log evidence per alternative, its likeliest
-    start game, and its power when measured."""
+    """A statistical test as a JSON-ready dictionary: the log evidence per alternative, its
+    likeliest start game, and its power when measured."""
     found: dict[str, Any] = {
         "observations": evidence.observations, "log_evidence": evidence.log_evidence,
         "passed": evidence.passed, "threshold": evidence.threshold,
@@ -122,7 +122,7 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
     ending = run.facts.ending
     judged: dict[str, Any] = {} if manifest is None else {
         "submission": manifest.name, "language": manifest.language,
-        "bytes": manifest.source_bytes()}
+        "bytes": manifest.source_bytes(), "code_page": manifest.code_page or None}
     return judged | {
         "verdict": decision.verdict.value,
         "check": decision.check.value if decision.check else None,

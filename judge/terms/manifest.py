@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from judge.terms import options
+from judge.terms.code_pages import CodePage, CodePageError, code_page, scored
 from judge.terms.options import (
     BeadFormat,
     Choice,
@@ -22,7 +23,7 @@ from judge.terms.options import (
 
 MANIFEST_NAME: Final = "submission.toml"
 DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty", "transport",
-                       "memory_mb")
+                       "memory_mb", "code_page")
 """The manifest's keys that a bare command or file declares in words (`key=value`)."""
 
 
@@ -66,6 +67,8 @@ class Manifest:
     transport: Transport | None = None
     """The transport the submission asks for; None when it does not say."""
     memory_mb: int = 0
+    code_page: str = ""
+    """The single-byte code page the source is scored in; empty: its size as stored."""
     folder: Path | None = None
     """The submission folder, copied to a fresh working folder for each run."""
     files: tuple[Path, ...] = ()
@@ -96,12 +99,43 @@ class Manifest:
         return self.folder or self.source_file()
 
     def source_bytes(self) -> int | None:
-        """The score: the exact size in bytes of the source file, if there is one."""
+        """The score, if there is a source file: its exact size in bytes, or the bytes of its
+        text in the declared code page (SPEC section 9)."""
         path = self.source_file()
         try:
-            return path.stat().st_size if path is not None and path.is_file() else None
-        except OSError:
+            if path is None or not path.is_file():
+                return None
+            if not self.code_page:
+                return path.stat().st_size
+            return scored(path.read_bytes(), code_page(self.code_page), str(path))
+        except (OSError, CodePageError):
             return None
+
+    def bytes_text(self) -> str:
+        """The score in words, and what it counts: `885 bytes`, `412 bytes in the Vyxal code
+        page`; empty without a source file."""
+        size = self.source_bytes()
+        if size is None:
+            return ""
+        page = self.page()
+        return f"{size} bytes" + ("" if page is None else f" in the {page.title} code page")
+
+    def page(self) -> CodePage | None:
+        """The code page the source is scored in; None for its size as stored."""
+        return code_page(self.code_page) if self.code_page else None
+
+    def check_source(self) -> None:
+        """Refuse a source that cannot be scored as declared: not UTF-8 text, or holding a
+        character outside its code page (nothing else about the source is checked)."""
+        path = self.source_file()
+        if not self.code_page or path is None or not path.is_file():
+            return
+        try:
+            scored(path.read_bytes(), code_page(self.code_page), f"the source {str(path)!r}")
+        except OSError as error:
+            raise ManifestError(f"cannot read {str(path)!r}: {error.strerror}") from None
+        except CodePageError as error:
+            raise ManifestError(str(error)) from None
 
 
 def _string(table: dict[str, Any], key: str, default: str) -> str:
@@ -136,6 +170,17 @@ def _symbol(table: dict[str, Any], key: str) -> str:
     return value
 
 
+def _code_page(table: dict[str, Any]) -> str:
+    """The declared code page's name, checked; empty when not declared."""
+    name = _string(table, "code_page", "")
+    if name:
+        try:
+            code_page(name)
+        except CodePageError as error:
+            raise ManifestError(f"code_page: {error}") from None
+    return name
+
+
 def parse_manifest(text: str, folder: Path | None = None) -> Manifest:
     """The manifest written in `text` (TOML)."""
     try:
@@ -162,7 +207,8 @@ def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, A
             except ValueError as error:
                 raise ManifestError(f"seed_args{where}: {error} in {text!r}") from None
         elif name == "memory_mb":
-            table[name] = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else text
+            whole = text.isascii() and text.isdigit() and len(text) < 10
+            table[name] = int(text) if whole else text
         else:
             table[name] = text
     return table
@@ -195,7 +241,8 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
     """The manifest a table holds (TOML's, or declarations'), every value checked."""
     command = _strings(table, "command")
     if not command:
-        raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
+        raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, "
+                            f"got {table.get('command')!r}")
     memory = table.get("memory_mb", 0)
     low, high = options.MEMORY_RANGE_MB
     if type(memory) is not int or not (memory == 0 or low <= memory <= high):
@@ -212,6 +259,7 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
         transport=_choice(table, "transport", Transport, options.TRANSPORT)
         if "transport" in table else None,
         memory_mb=memory,
+        code_page=_code_page(table),
         folder=folder,
         files=files,
     )
@@ -243,6 +291,7 @@ def read_manifest(folder: Path) -> Manifest:
         raise ManifestError(f"{path} is not UTF-8 text") from None
     manifest = parse_manifest(text, folder.resolve())
     check_program(manifest.command[0], folder)
+    manifest.check_source()
     return manifest
 
 

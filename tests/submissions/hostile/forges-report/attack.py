@@ -1,6 +1,7 @@
 """MENACE that leaves a process behind and tries to forge the sandbox's count of what it left:
 it takes every pipe of the other processes it can see (pidfd_getfd, /proc/PID/fd) and writes
-a report of nothing left and no CPU time used into each, or the bytes given by `--forge`, before and after its games."""
+a report of nothing left and no CPU time used into each, or the bytes given by `--forge`,
+before and after its games."""
 
 import runpy
 import sys
