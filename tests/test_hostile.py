@@ -208,7 +208,7 @@ def test_killing_the_judge_kills_the_tree(tmp_path: Path) -> None:
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # the tree goes at once; a loaded machine may be slow
     while token_processes(7):
         assert time.monotonic() < deadline, f"survivors: {token_processes(7)}"
         time.sleep(0.05)
@@ -274,9 +274,11 @@ def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> No
 
 
 SLOW_START = ("# Start up as a golfed Ruby or Perl answer does, with 1.5 s of CPU.\n"
-              "import runpy\nsum(range(120_000_000))\n"
+              "import runpy, time\nwhile time.process_time() < 1.5:\n    pass\n"
               "runpy.run_path('menace.py', run_name='__main__')\n")
-"""A correct program that needs much CPU before its first board: starved, it would be silent."""
+"""A correct program that needs much CPU before its first board: starved, it would be silent.
+Half the idle limit by its own CPU clock, not a fixed sum: on a loaded machine the same sum
+costs twice the CPU time, and a program that uses the idle limit's CPU in silence is idle."""
 
 
 def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
@@ -304,11 +306,14 @@ def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
 
 def test_m_a_flood_leaves_the_judge_small(tmp_path: Path) -> None:
     """(m) Six million blank lines before the first game: the judge counts them, keeps its
-    memory under 150 MB (its own and its program's, together), and judges the run."""
+    memory under 150 MB (its own and its program's, together), and judges the run. Counting
+    them takes the judge some 20 s of CPU, which a loaded machine stretches past the wall-clock
+    cap of 3 games (112 s): the time limit is raised for the cap, not for the program."""
     from test_judge_memory import MOST_RESIDENT_MB, peak_resident_mb
 
     resident, verdict = peak_resident_mb([
         "--sandbox", "require", "--games", "3", "--seed", "2026", "--idle-limit", IDLE_LIMIT,
+        "--time-limit", "600",
         "--transcript", str(tmp_path / "transcript.txt"),
         str(hostile_folder("floods-the-judge", tmp_path))])
     assert verdict == expected("floods-the-judge")["verdict"]
