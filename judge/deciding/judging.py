@@ -113,10 +113,10 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     begun = time.monotonic()
     knowledge = Knowledge()
     opponent = opponent_for(settings, knowledge, choices)
-    warm_up = threading.Thread(target=_warm_up, daemon=True)
-    warm_up.start()
     started = launch.start_program(manifest, settings)
     session = started.session
+    warm_up = threading.Thread(target=_warm_up, daemon=True)  # while the program starts
+    warm_up.start()
     try:
         played = Referee(session, manifest.dialect, settings, opponent, knowledge,
                          warm_up).play()
