@@ -7,7 +7,8 @@ with its packages and the judge's own code covered), starts `true` or the judge'
 `python3 -c pass` in it, and waits for it. The whole process is what to time, from outside and
 in turns with another checkout of the judge, whose code comes first on PYTHONPATH:
 
-    farm-bench -n 15 --vs "env PYTHONPATH=OLD python bench/contained.py" -- python bench/contained.py
+    farm-bench -n 15 --vs "env PYTHONPATH=OLD python bench/contained.py" \
+        -- python bench/contained.py
 """
 
 from __future__ import annotations

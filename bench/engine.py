@@ -76,7 +76,8 @@ for line in sys.stdin:
     wall, cpu = time.perf_counter(), time.process_time()
     results = play_games([match], games, menace.draws).results
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = next(int(row.split()[1]) for row in open("/proc/self/status") if row.startswith("VmHWM:"))
+    peak = next(int(row.split()[1]) for row in open("/proc/self/status")
+                if row.startswith("VmHWM:"))
     print(wall, cpu, peak, results.count(Result.X_WINS), results.count(Result.DRAWN),
           results.count(Result.O_WINS), flush=True)
 """
@@ -161,7 +162,7 @@ def rate(games: float, seconds: float) -> str:
 
 
 def train(trainers: list[Trainer], games: int, chunk: int) -> dict[str, list[tuple[float, float]]]:
-    """Train every trainer to `games` games in turns of `chunk`; each one's (wall, CPU) per chunk."""
+    """Train every trainer to `games` games in turns of `chunk`: each one's (wall, CPU) a chunk."""
     spent: dict[str, list[tuple[float, float]]] = {t.name: [] for t in trainers}
     marks = checkpoints(games)
     last = dict.fromkeys(spent, (0, 0.0, 0.0))
@@ -206,7 +207,7 @@ def chunk_sizes(games: int, chunk: int) -> list[int]:
 
 def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]],
             games: int, chunk: int) -> None:
-    """Each million's rates, the third million's against the first, Michie's against the challenge's."""
+    """Each million's rates, the third million's against the first, Michie's against the rest."""
     sizes = chunk_sizes(games, chunk)
     millions = {name: per_million(chunks, sizes) for name, chunks in spent.items()}
     if any(millions.values()):
@@ -227,11 +228,11 @@ def summary(trainers: list[Trainer], spent: dict[str, list[tuple[float, float]]]
 
 
 OVER = POSITIONS
-"""The table-driven loop's steps: a position where MENACE draws, or OVER + one where the game is over."""
+"""The table-driven loop's steps: a position where MENACE draws, or OVER + one where it is over."""
 
 TableLoopTables = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
                         tuple[int, ...], tuple[int, ...]]
-"""The fresh counts, each box's start, each box square's steps, each step's result, each count's total."""
+"""Fresh counts, each box's start, each box square's steps, each step's result, counts' totals."""
 
 
 @cache
@@ -277,14 +278,14 @@ drawn bead back), a draw (1) and a loss (-1: the drawn bead kept out). Unplayed:
 
 
 class TableLoop:
-    """MENACE under Michie's rules as a table-driven loop: a fresh learner, its counts in one flat array."""
+    """MENACE by Michie's rules, a table-driven loop: a fresh learner, its counts in one array."""
 
     def __init__(self, seed: int) -> None:
         self.counts = list(table_loop_tables()[0])
         self.rng = random.Random(seed)
 
     def play(self, games: int) -> list[int]:
-        """Play and learn from `games` games; the tally by Result code (a resignation is O's win)."""
+        """Play and learn from `games` games: the tally by Result code (a resignation: O's win)."""
         counts, rand = self.counts, self.rng.random
         _, start, replies, ends, total_of = table_loop_tables()
         tally = [0, 0, 0, 0]
@@ -369,9 +370,10 @@ def versus_table(horizons: list[int], rounds: int, seed: int) -> None:
                  f"{statistics.median(y for _, y in side):<11,.0f}" for side in (engine, loop)]
         ratio_wall = statistics.median(e[0] / t[0] for e, t in zip(engine, loop, strict=True))
         ratio_cpu = statistics.median(e[1] / t[1] for e, t in zip(engine, loop, strict=True))
-        outcomes = "; ".join(", ".join(f"{n / (games * rounds):.1%}" for n in
-                                       (tally[Result.X_WINS], tally[Result.DRAWN], tally[Result.O_WINS]))
-                             for tally in tallies.values())
+        outcomes = "; ".join(
+            ", ".join(f"{n / (games * rounds):.1%}"
+                      for n in (tally[Result.X_WINS], tally[Result.DRAWN], tally[Result.O_WINS]))
+            for tally in tallies.values())
         print(f"{games:>10,}  {cells[0]:>26}  {cells[1]:>23}  "
               f"{ratio_wall:>12.2f} / {ratio_cpu:<11.2f}  {outcomes}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
@@ -394,7 +396,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3 * MILLION)
     parser.add_argument("--chunk", type=int, default=100_000, help="games per turn")
     parser.add_argument("--against", metavar="COMMIT",
-                        help="also train the challenge rules' MENACE of this commit, in the same turns")
+                        help="also train the challenge rules' MENACE of this commit, in the "
+                             "same turns")
     parser.add_argument("--only", choices=["challenge", "michie", "table"],
                         help="play this rule set's games in this process, timing nothing")
     parser.add_argument("--seed", type=int, default=1, help="the seed of every MENACE's generator")
@@ -415,8 +418,9 @@ def main() -> None:
         trainers = [start("challenge", ROOT, "challenge", options.seed),
                     start("michie", ROOT, "michie", options.seed)]
         if options.against:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "reference"],
-                                     capture_output=True, check=True).stdout
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", options.against, "reference"],
+                capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
             trainers.append(start(f"challenge {options.against}", Path(folder), "challenge",
                                   options.seed))

@@ -45,7 +45,8 @@ def child_environment() -> dict[str, str]:
             "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
 
 
-def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "null") -> tuple[float, int]:
+def timed(command: list[str], stdin_path: Path | None = None,
+          stdout: str = "null") -> tuple[float, int]:
     """Wall time and exit status of a command, its output read and thrown away.
 
     `stdout` is where its output goes: "null" (a file: block-buffered), "pipe" or "pty"
@@ -93,8 +94,8 @@ def runnable_reference(parent: Path) -> Path:
 def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None:
     """Replay the transcript in turn, reading lines but checking none: the floor's own process.
 
-    It starts the program exactly as the judge starts it (`judge.running.launch.start_program`: a fresh
-    copy of its folder, the judge's environment, the default sandbox), so the judge and this
+    It starts the program exactly as the judge starts it (`judge.running.launch.start_program`: a
+    fresh copy of its folder, the judge's environment, the default sandbox), so the judge and this
     driver differ only in what happens between the turns.
     """
     sys.path.insert(0, str(ROOT))
@@ -227,8 +228,9 @@ def main() -> None:
     print(f"driver taking the same turns, checking nothing: {floor_time:.3f} s (the floor)")
     print(f"reference replaying the input alone, no turns:  {statistics.median(alone):.3f} s")
     over_floor = judge_time / floor_time
+    met = "ok" if over_floor <= TARGET_OVER_FLOOR else "MISSED"
     print(f"ratio judge / driver (the floor): {over_floor:.2f}"
-          f"  target <= {TARGET_OVER_FLOOR}: {'ok' if over_floor <= TARGET_OVER_FLOOR else 'MISSED'}")
+          f"  target <= {TARGET_OVER_FLOOR}: {met}")
     sandbox_cost(args)
     home.cleanup()
 

@@ -1,4 +1,4 @@
-"""Train many MENACEs at once and print games per second in total, for each engine and number of learners.
+"""Train many MENACEs at once; games per second in all, for each engine and number of learners.
 
 Run by hand: python bench/learners.py [--games N] [--learners K ...] [--opponent NAME]
 [--against COMMIT]. The targets: 2,000,000 games per second in total for 4,096 learners against
@@ -49,9 +49,11 @@ print(time.perf_counter() - start, time.process_time() - start_cpu)
 """Time one training run of the numpy engine in a fresh process, from the checkout at `root`."""
 
 
-def timed_run(root: Path, opponent: str, games: int, learners: int, seed: int) -> tuple[float, float]:
+def timed_run(root: Path, opponent: str, games: int, learners: int,
+              seed: int) -> tuple[float, float]:
     """The wall and CPU seconds that one numpy training run takes, from the checkout at `root`."""
-    code = TIMED.format(root=str(root), opponent=opponent, games=games, learners=learners, seed=seed)
+    code = TIMED.format(root=str(root), opponent=opponent, games=games, learners=learners,
+                        seed=seed)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     wall, cpu = done.stdout.split()
     return float(wall), float(cpu)

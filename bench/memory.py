@@ -18,7 +18,7 @@ for line in open("/proc/self/status"):
 
 
 def peak_mb(code: str) -> float:
-    """The peak resident memory, in MB, of a fresh Python that runs `code` from the project folder."""
+    """The peak resident memory, in MB, of a fresh Python running `code` from the project folder."""
     prelude = f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
     done = subprocess.run([sys.executable, "-c", prelude + code + PEAK],
                           capture_output=True, text=True, check=True)

@@ -9,16 +9,16 @@ Each fault of `tests/simulation.py` (a simulated MENACE like the canonical test 
 tried at sizes from 0.05 to 1, bisected: a size counts as caught when at most 1% of `runs`
 simulated runs against the mixed opponent are accepted by the check made for the fault. A
 column is a number of games, or `thorough`: the size stated by the alternative made for the
-fault, which the thorough mode plays on to have 99% power against (`judge.deciding.thorough`): a correct
-MENACE of the fault's kind is judged thoroughly (--thorough-runs times; a budget of
---thorough-time seconds at --game-ms a game), and the column gives the second run's games and
-the power against that size the last run measured.
-`--late` prints, for faults of full size that start at game 150, how many games after their
-start the bead-draws check took. `--false-alarms N` judges N correct runs of 200 games of every
-kind (print order, list keeping, first beads) and counts the rejections at the threshold 1e4 and
-at 20. `--speed [--against FOLDER]` times the bead-draws test a draw, caches cold, on the draws
-of 4 simulated runs of 200 games, replayed by this tree's judge and, in turns, by the judge of
-another checkout (say, `git archive 8e17f11 judge reference | tar -x -C /tmp/old`).
+fault, which the thorough mode plays on to have 99% power against (`judge.deciding.thorough`): a
+correct MENACE of the fault's kind is judged thoroughly (--thorough-runs times; a budget of
+--thorough-time seconds at --game-ms a game), and the column gives the second run's games and the
+power against that size the last run measured. `--late` prints, for faults of full size that start
+at game 150, how many games after their start the bead-draws check took. `--false-alarms N` judges N
+correct runs of 200 games of every kind (print order, list keeping, first beads) and counts the
+rejections at the threshold 1e4 and at 20. `--speed [--against FOLDER]` times the bead-draws test a
+draw, caches cold, on the draws of 4 simulated runs of 200 games, replayed by this tree's judge and,
+in turns, by the judge of another checkout (say, `git archive 8e17f11 judge reference | tar -x -C
+/tmp/old`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     python bench/shrink.py [--fault after-game] [--seed 5] [--games 200]
 
-The program is the canonical MENACE with a fault (`tests/shrinking/fourth-move/menace.py`): by
+The program is the canonical MENACE with a late fault (`tests/submissions/menace.py`): by
 default an extra bead after game 149, so the judge rejects it at game 150 of 200 and the
 shrink must keep 150 games. Target: the shrink finishes in under 60 s. Printed beside it:
 one plain judged run of the same games (what a single shrink candidate costs at most), the
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
+FAULTS = ROOT / "tests" / "submissions" / "menace.py"
 TARGET_SECONDS = 60.0
 
 

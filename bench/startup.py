@@ -10,7 +10,7 @@ RUNS = 30
 
 
 def best_seconds(command: list[str]) -> float:
-    """The least wall time of `command` over RUNS runs (least disturbed by other load), stdin empty."""
+    """The least wall time of `command` in RUNS runs (the least disturbed by load), stdin empty."""
     times = []
     for _ in range(RUNS):
         start = time.perf_counter()

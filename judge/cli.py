@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import os
 import random
 import shlex
 import signal
@@ -15,7 +14,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
@@ -39,6 +38,7 @@ from judge.telling.outputs import (
     OutputError,
     default_replay_path,
     is_stdout,
+    reader_may_leave,
     write_atomically,
     write_output,
 )
@@ -51,9 +51,6 @@ from judge.terms.replay import ReplayError, read_replay, replay_text
 from judge.terms.settings import Settings
 from judge.terms.text import plural, printable
 from judge.terms.verdicts import Verdict, exit_status
-
-CLOSED_STDOUT: Final = 128 + signal.SIGPIPE
-"""The exit status when whoever reads the judge's output stops reading, as a shell gives it."""
 
 
 def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
@@ -116,9 +113,9 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
-    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and the
-    lines that say how much the statistical checks could show. The first run's report is
-    printed at once when a second run follows."""
+    """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and
+    the lines that say how much the statistical checks could show. The first run's report is printed
+    at once when a second run follows."""
     first_settings = thorough.first_settings(settings)
     run = _judged(manifest, first_settings, shrinking=args.shrink)
     if run.decision.verdict is not Verdict.ACCEPTED:
@@ -222,12 +219,16 @@ def _stop_on_terminate(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace, command: list[str]) -> int:
     """Act on parsed arguments: judge a folder of submissions, or one; the exit status.
 
-    When an output goes to the standard output (`-`), everything else printed goes to stderr.
+    When an output goes to the standard output (`-`), everything else printed goes to stderr;
+    a reader of the standard output that stops early (`| head -1`) changes nothing else.
     """
-    stdout = sys.stdout
+    stdout = reader_may_leave(sys.stdout)
     taken = any(is_stdout(getattr(args, option)) for option in STDOUT_OUTPUTS)
-    with contextlib.redirect_stdout(sys.stderr) if taken else contextlib.nullcontext():
-        return _run(args, command, stdout)
+    try:
+        with contextlib.redirect_stdout(sys.stderr if taken else stdout):
+            return _run(args, command, stdout)
+    finally:
+        stdout.flush()
 
 
 def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
@@ -263,8 +264,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate)
     try:
         return run(args, command)
-    except BrokenPipeError:  # `| head` read what it wanted: stop quietly, as a filter does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return CLOSED_STDOUT
     finally:
         signal.signal(signal.SIGTERM, previous)

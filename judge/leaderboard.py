@@ -70,7 +70,7 @@ def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
             futures = [pool.submit(judge_row, sub, settings_for) for sub in subs]
             try:
                 rows = [future.result() for future in futures]
-            except BaseException:  # interrupted: start no more runs; those under way end by their limits
+            except BaseException:  # interrupted: no more runs start; those begun end by limits
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     accepted = Verdict.ACCEPTED.value

@@ -204,11 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="memory of the whole run under full containment, and address "
                              "space of each process (default %(default)s MB); a manifest's "
                              "memory_mb may lower it, never raise it")
-    limits.add_argument("--output-limit", type=whole(*options.OUTPUT_RANGE_MB, "a number of MB"), default=None,
-                        metavar="MB",
-                        help=f"stdout and stderr together (default {options.output_limit(0) >> 20} MB"
-                             f" + {(options.output_limit(1) - options.output_limit(0)) >> 10} KB "
-                             "per game)")
+    base, per_game = options.output_limit(0), options.output_limit(1) - options.output_limit(0)
+    limits.add_argument("--output-limit", type=whole(*options.OUTPUT_RANGE_MB, "a number of MB"),
+                        default=None, metavar="MB",
+                        help=f"stdout and stderr together (default {base >> 20} MB + "
+                             f"{per_game >> 10} KB per game)")
     play.add_argument("-j", "--jobs", type=whole(1, options.MAX_JOBS, "a number of jobs"),
                       default=options.jobs(), metavar="N",
                       help="for a folder of submissions: judge N at once, each with its own "

@@ -102,7 +102,7 @@ def transcript_of(menace: MenaceAdapter, games: int | Choices,
 
 def check_menace(menace: MenaceAdapter, games: int | Choices,
                  opponent: Opponent | None = None) -> Failure | None:
-    """Every check of SPEC section 7, after every game `menace` plays: the first failure, or None."""
+    """Every check of SPEC section 7 after each game `menace` plays: the first failure, or None."""
     try:
         transcript = transcript_of(menace, games, opponent)
     except Exception as error:  # the class under test failed: say so as a failure

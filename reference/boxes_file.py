@@ -59,7 +59,8 @@ def check_writable(path: Path) -> None:
     import tempfile
 
     file = target(path)
-    where = f"{str(path)!r}" + (f" (a link to {str(file)!r})" if file != Path(path).absolute() else "")
+    linked = file != Path(path).absolute()
+    where = f"{str(path)!r}" + (f" (a link to {str(file)!r})" if linked else "")
     if file.exists() and not file.is_file():
         raise BoxFileError(f"cannot save the boxes to {where}: it is not a regular file")
     if not file.parent.is_dir():
@@ -163,7 +164,8 @@ def load_boxes(path: Path, player: str) -> tuple[dict[Board, tuple[int, ...]], i
     except OSError as error:
         raise BoxFileError(f"cannot read {str(path)!r}: {error.strerror}") from error
     if len(raw) > LARGEST_FILE:
-        raise BoxFileError(f"{str(path)!r} is larger than {LARGEST_FILE >> 20} MB: not a boxes file")
+        raise BoxFileError(f"{str(path)!r} is larger than {LARGEST_FILE >> 20} MB: "
+                           "not a boxes file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -197,7 +199,8 @@ def load_boxes(path: Path, player: str) -> tuple[dict[Board, tuple[int, ...]], i
             validate(label)
         except InvalidBoardError:
             raise BoxFileError(f"{str(path)!r}: {_short(label)} is not a board label") from None
-        counts[label] = _listed(path, label, beads) if version == LISTED else _counted(path, label, beads)
+        read = _listed if version == LISTED else _counted
+        counts[label] = read(path, label, beads)
     return counts, games
 
 

@@ -1,4 +1,4 @@
-"""The challenge program's session: N games against a person, boards and boxes after each (SPEC 3)."""
+"""The challenge program's session: N games against a person, the boards and boxes (SPEC 3)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def read_move(console: Console, board: Board) -> Cell:
 
 
 class Player:
-    """The person at the console as one side of MENACE's match: shows each board, reads each move."""
+    """The person at the console, one side of MENACE's match: shows each board, reads each move."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -77,7 +77,7 @@ class Player:
         """The last board shown: after the person's move, or the empty board."""
 
     def choose(self, position: PositionId) -> PositionId:
-        """Show MENACE's move that led to `position`, then read the person's; the position after it."""
+        """Show MENACE's move that led to `position`, read the person's: the position after it."""
         graph = position_graph()
         self.show_menace_move(graph.boards[position])
         cell = read_move(self.console, self.board)

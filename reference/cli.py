@@ -77,7 +77,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--beads", type=beads_option, metavar="A,B,C,D",
                         help="initial beads per square for MENACE's 1st, 2nd, 3rd, 4th move")
     parser.add_argument("--win", type=incentive_option, metavar="N", help="beads added after a win")
-    parser.add_argument("--draw", type=incentive_option, metavar="N", help="beads added after a draw")
+    parser.add_argument("--draw", type=incentive_option, metavar="N",
+                        help="beads added after a draw")
     parser.add_argument("--loss", type=incentive_option, metavar="N",
                         help="beads added after a loss (-1 keeps the drawn bead out)")
     parser.add_argument("--empty-box", choices=[e.value for e in EmptyBox],
@@ -132,7 +133,8 @@ def load_menace(
         counts, games = load_boxes(path, player)
         menace.load_counts(counts)
     except (BoxFileError, InvalidBoxesError) as error:
-        raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)") from error
+        raise UsageError(f"cannot use the boxes file: {error} (the file is left as it is)"
+                         ) from error
     return menace, games
 
 

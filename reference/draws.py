@@ -1,4 +1,4 @@
-"""MENACE's chance: whole numbers uniform below n, cut in C from blocks of a generator's random bytes.
+"""MENACE's chance: whole numbers uniform below n, cut in C from blocks of random bytes.
 
 A number below n < SMALL comes from a stream of its own: blocks of random bytes, each byte
 mapped to its remainder by n with `bytes.translate`, which also deletes the bytes at or above
@@ -61,7 +61,7 @@ class Draws:
         return number
 
     def stream(self, n: int) -> Iterator[int]:
-        """An endless stream of numbers uniform below `n` (n >= 1), drawn as `below(n)` draws them."""
+        """An endless stream of numbers uniform below `n` (n >= 1), as `below(n)` draws them."""
         return self.below_small[n] if n < SMALL else map(self.below, repeat(n))
 
 

@@ -1,4 +1,4 @@
-"""The one game loop: every game a MENACE plays, against a person, an opponent given as data or another MENACE.
+"""The one game loop: each game a MENACE plays, against a person, an opponent or another MENACE.
 
 The rules are data. A `Match` merges the two sides into tables indexed by position, and a
 `Plan` binds them to the draws of one generator. The loop stops only where a MENACE draws a
@@ -52,17 +52,17 @@ from reference.rules import EmptyBox, Rules
 from reference.tables import BoxTable, box_table
 
 Step = int
-"""Where the game goes on: a position where a MENACE draws, or OVER + the position where it is over."""
+"""Where the game goes on: a position where a MENACE draws, or OVER + the one where it is over."""
 
 OVER: Final = POSITIONS
 """The least step that ends a game: step OVER + p ends it at position p."""
 
 Onward = Iterator[Step]
-"""The steps that follow arriving at one position, one per `next`: the opponent's moves drawn in turn."""
+"""The steps that follow arriving at a position, one per `next`: the opponent's moves in turn."""
 
 Draw = tuple[list[int], list[int], list[int], int, tuple[Onward, ...], Box]
 """What a MENACE draws from at one position: its box's entries, counts and tops, the beads a
-win adds to the drawn square, for each square (in the label's frame) what follows it, and the box."""
+win adds to the drawn square, for each square (in the label's frame) what follows it, the box."""
 
 
 @runtime_checkable
@@ -91,7 +91,7 @@ Side = Learner | Person | OpponentTable
 
 @cache
 def final_results() -> tuple[int, ...]:
-    """For each position, the `Result` of a game that stops there: a resignation where play goes on."""
+    """Each position's `Result` for a game that stops there: a resignation where play goes on."""
     graph = position_graph()
     return tuple(
         int(result) if result is not Result.ONGOING
@@ -137,12 +137,13 @@ class _Hand:
     def __init__(self, menace: Learner, learner: bool) -> None:
         self.player = menace.player
         self.boxes = menace.live_boxes
-        """The MENACE's boxes, in box order: the list itself, which the MENACE only changes in place."""
+        """The MENACE's boxes in box order: the list itself, which the MENACE changes in place."""
         self.learner = learner
         """True for the side whose empty boxes the match counts."""
         rules = menace.rules
         self.at_once = at_once(rules)
-        self.change = [returned - 1 - self.at_once for returned in beads_returned(rules, menace.player)]
+        self.change = [returned - 1 - self.at_once
+                       for returned in beads_returned(rules, menace.player)]
         """By Result code, the beads of each drawn square still to add when the game ends (the
         drawn bead counted in its box, with `at_once` more); at CUT_SHORT, the drawn bead out."""
         self.table: BoxTable = box_table(menace.player)
@@ -157,7 +158,7 @@ class Plan(NamedTuple):
     opening: Onward
     """The steps that start a game: where the first MENACE to move draws."""
     draw_at: list[Draw]
-    """For each position, what its MENACE draws from there, one tuple for one lookup (NO_DRAW elsewhere)."""
+    """For each position, what its MENACE draws from there, one tuple a lookup (else NO_DRAW)."""
     settles: tuple[bool, ...]
     """For each Result code, True when some MENACE's drawn beads change again at the end."""
 
@@ -178,7 +179,8 @@ def _turns(player: str) -> tuple[PositionId, ...]:
     """The positions where `player` is to move and the game goes on."""
     graph = position_graph()
     odd = player == X  # X moves when an odd number of squares is empty
-    return tuple(p for p, (board, result) in enumerate(zip(graph.boards, graph.results, strict=True))
+    rows = enumerate(zip(graph.boards, graph.results, strict=True))
+    return tuple(p for p, (board, result) in rows
                  if result is Result.ONGOING and (board.count(EMPTY) % 2 == 1) == odd)
 
 
@@ -192,9 +194,10 @@ def _draws_at(player: str) -> tuple[tuple[PositionId, int], ...]:
 @cache
 def _steps(players: tuple[str, ...]) -> tuple[Step, ...]:
     """For each position, the step for arriving there when these players are MENACEs: the
-    position, or OVER + the finished one (after a MENACE's forced last move, if it has one there)."""
+    position, or OVER + the finished one (after a MENACE's forced last move, if it has one)."""
     graph = position_graph()
-    steps = [OVER + p if result is not Result.ONGOING else p for p, result in enumerate(graph.results)]
+    steps = [OVER + p if result is not Result.ONGOING else p
+             for p, result in enumerate(graph.results)]
     for player in players:
         forced = box_table(player).forced
         for p in _turns(player):
@@ -211,8 +214,9 @@ def _arrivals(players: tuple[str, ...]) -> tuple[Onward, ...]:
 
 
 @cache
-def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...], tuple[tuple[PositionId, ...], ...]]:
-    """Where `player`'s MENACE draws: the positions, their boxes and the position after each square."""
+def _draw_rows(player: str) -> tuple[tuple[PositionId, ...], tuple[int, ...],
+                                     tuple[tuple[PositionId, ...], ...]]:
+    """Where `player`'s MENACE draws: the positions, their boxes, the position after each square."""
     after_bead = box_table(player).after_bead
     draws = _draws_at(player)
     return (tuple(p for p, _ in draws), tuple(box for _, box in draws),
@@ -335,7 +339,8 @@ class Match:
                 self._asked = [(p, opponent) for p in _turns(O if learner.player == X else X)]
             else:
                 self._opponent_rows = _opponent_rows(players, cast(OpponentTable, opponent))
-        self._settles = tuple(any(hand.change[r] for hand in self.hands) for r in range(len(Result)))
+        self._settles = tuple(any(hand.change[r] for hand in self.hands)
+                              for r in range(len(Result)))
         self._plan: Plan | None = None
         self._bound: Draws | None = None
         """The draws the plan is bound to."""
@@ -353,8 +358,8 @@ class Match:
         arrivals: list[Onward] = list(_arrivals(self.players))
         rows = self._opponent_rows
         if rows.positions:
-            streams = map(draws.below_small.__getitem__ if max(rows.sizes) < SMALL else draws.stream,
-                          rows.sizes)
+            below = draws.below_small.__getitem__ if max(rows.sizes) < SMALL else draws.stream
+            streams = map(below, rows.sizes)
             picked = [*arrivals, *map(map, rows.pickers, streams)]
             arrivals = list(map(picked.__getitem__, _picked_at(self.players)))
         for p, person in self._asked:
@@ -404,7 +409,8 @@ class Match:
         legal = legal_successors()[position]
         return -1, next(self._arrivals[legal[draws.below(len(legal))]])
 
-    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId, result: int) -> None:
+    def settle(self, before: list[PositionId], drawn: list[int], last: PositionId,
+               result: int) -> None:
         """Give each bead drawn this game, from the last back (`before` leads from each draw to
         the one before it, `drawn` holds its square), what its MENACE's rules return for
         `result` (CUT_SHORT: a game cut short, the beads kept out as `move` leaves them)."""
@@ -434,7 +440,7 @@ _MATCHES: Final = "_menace_matches"
 
 
 def match_of(learner: Learner, opponent: Side) -> Match:
-    """The match of `learner` against `opponent`, made once and kept on the learner for the next call."""
+    """The match of `learner` against `opponent`, made once and kept on the learner."""
     kept: dict[int, Match] = vars(learner).setdefault(_MATCHES, {})
     match = kept.get(id(opponent))
     if (match is None or match.opponent is not opponent
@@ -446,7 +452,7 @@ def match_of(learner: Learner, opponent: Side) -> Match:
 
 @dataclass(frozen=True)
 class Played:
-    """What a run of games left: each game's `Result` code, the learner's empty boxes, the last position."""
+    """What games left: each game's `Result` code, the learner's empty boxes, the last position."""
 
     results: bytes
     empty_boxes: bytes
@@ -456,8 +462,9 @@ class Played:
     (-1 when no game was played)."""
 
 
-def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game: int = 0) -> Played:
-    """Play `games` games, game g as matches[(first_game + g) % len(matches)], every MENACE learning.
+def play_games(matches: Sequence[Match], games: int, draws: Draws, *,
+               first_game: int = 0) -> Played:
+    """Play `games` games, game g as matches[(first_game + g) % len(matches)]; every MENACE learns.
 
     Every side draws with `draws`. A game cut short by an exception (from a person's side)
     leaves the beads it drew out of their boxes, as MENACE's `move` without `learn` does.
@@ -468,7 +475,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
     ends = (0,) * OVER + final_results()  # ends[p] for p = OVER + q is the result at q
     below, last_block, block, over = [FEW, FEW, *draws.below_small[2:], FEW], LAST, BLOCK, OVER
     take, size, few = next, len, (StopIteration, IndexError)  # locals: shorter code, short jumps
-    before = [-1] * POSITIONS  # for each position where a MENACE drew this game, the draw before (-1: none)
+    before = [-1] * POSITIONS  # each position a MENACE drew at this game: the draw before, or -1
     drawn = [0] * POSITIONS  # for each position where a MENACE drew this game, the square drawn
     results: list[int] = []
     empty_boxes = bytearray(games)
@@ -481,7 +488,7 @@ def play_games(matches: Sequence[Match], games: int, draws: Draws, *, first_game
                 entries, counts, top, at_once, after, box = draw_at[p]
                 try:  # an entry drawn exactly as Draws.below draws a number below len(entries)
                     e = entries[take(below[size(entries)])]
-                except few:  # one bead or none (refill, resign or move at random), or an entry too many
+                except few:  # a bead or none (refill, resign or a random move), an entry too many
                     e, p = match.from_few_beads(p, draws, empty_boxes, results)
                     if e < 0:
                         continue

@@ -1,4 +1,4 @@
-"""MENACE itself: matchboxes of beads counted per square, a bead drawn for each move, and learning after each game.
+"""MENACE itself: matchboxes of beads counted per square, a bead drawn per move, learning per game.
 
 A bead drawn is kept aside, as SPEC 5 says; but since a box is drawn from at most once a game,
 no draw can tell whether it left its box. So it stays in the box, with what a win adds to it
@@ -37,7 +37,7 @@ from reference.tables import box_table
 
 
 class InvalidBoxesError(ValueError):
-    """Matchbox contents that do not fit MENACE's boxes: a wrong label, an illegal bead, an empty box."""
+    """Matchbox contents that do not fit MENACE's boxes: a wrong label, an illegal bead, no bead."""
 
 
 def initial_counts(rules: Rules = CHALLENGE, player: str = X) -> dict[Board, Counts]:
@@ -58,7 +58,7 @@ def _initial_counts(rules: Rules, player: str) -> dict[Board, Counts]:
 
 @cache
 def _fresh_boxes(rules: Rules, player: str) -> tuple[Box, ...]:
-    """The boxes as the rules start them, in box order, made once a process: copied, never changed."""
+    """The boxes as the rules start them, in box order, made once a process: copied, not changed."""
     return tuple(Box(row) for row in _initial_counts(rules, player).values())
 
 
@@ -135,7 +135,7 @@ class Menace:
                 for label, row in self.counts().items()}
 
     def load(self, contents: Mapping[Board, Iterable[int]]) -> None:
-        """Replace every box's beads by these lists of beads, after checking they fit this MENACE's boxes."""
+        """Replace every box's beads by these lists of beads, once checked to fit this MENACE."""
         counts: dict[Board, Counts] = {}
         for label, beads in contents.items():
             cells = list(beads)
@@ -147,7 +147,7 @@ class Menace:
         self.load_counts(counts)
 
     def load_counts(self, counts: Mapping[Board, Sequence[int]]) -> None:
-        """Replace every box's beads by these counts per square, after checking they fit this MENACE's boxes."""
+        """Replace every box's beads by these counts per square, once checked to fit this MENACE."""
         index = self._index
         unknown = sorted(set(counts) - set(index))
         if unknown:
@@ -159,7 +159,8 @@ class Menace:
         for label, per_square in counts.items():
             row = list(per_square)
             if len(row) != len(CELLS) or not all(type(c) is int and c >= 0 for c in row):
-                raise InvalidBoxesError(f"box {label!r} does not hold nine bead counts of at least 0")
+                raise InvalidBoxesError(f"box {label!r} does not hold nine bead counts of at "
+                                        "least 0")
             taken = next((c for c in CELLS if row[c] and label[c] != EMPTY), None)
             if taken is not None:
                 raise InvalidBoxesError(f"box {label!r} holds an illegal bead {taken!r}")
@@ -193,7 +194,7 @@ class Menace:
         return map_cell(inverse(to_label), self._take_bead(box))
 
     def _take_bead(self, box: BoxId) -> Cell:
-        """Draw a bead from a box at random, keep it aside, and refill the box if it is left empty."""
+        """Draw a bead from a box at random, keep it aside, and refill the box if it is empty."""
         beads = self._boxes[box]
         draws = self.draws
         square = beads.draw(draws)
@@ -217,7 +218,8 @@ class Menace:
                 self._drawn[k] = (drawn, square, True)
 
     def learn(self, outcome: Outcome) -> tuple[tuple[BoxId, Cell], ...]:
-        """Put the beads kept aside back as the outcome says, the last drawn first; the (box, bead) pairs drawn."""
+        """Put the beads kept aside back as the outcome says, the last drawn first: the (box, bead)
+        pairs drawn."""
         returned = self.rules.beads_returned(outcome)
         self._end(returned)
         drawn = tuple((box, square) for box, square, _ in self._drawn)

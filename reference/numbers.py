@@ -14,7 +14,9 @@ class NumberTextError(ValueError):
 
 def shown(text: str) -> str:
     """The text quoted for a message: repr, cut to a readable length."""
-    return repr(text) if len(text) <= SHOWN else repr(text[:SHOWN]) + f"... ({len(text):,} characters)"
+    if len(text) <= SHOWN:
+        return repr(text)
+    return repr(text[:SHOWN]) + f"... ({len(text):,} characters)"
 
 
 def whole_number(text: str, low: int, high: int, what: str = "a whole number") -> int:

@@ -78,6 +78,6 @@ MICHIE: Final = Rules(
     loss=-1,
     empty_box=EmptyBox.RESIGN,
 )
-"""Michie's 1961 rules: 4/3/2/1 beads per distinct move, +3 win, +1 draw, -1 loss, resign when empty."""
+"""Michie's 1961 rules: 4/3/2/1 beads per distinct move, +3 win, +1 draw, -1 loss, empty: resign."""
 
 PRESETS: Final = {"challenge": CHALLENGE, "michie": MICHIE}

@@ -25,11 +25,11 @@ T = TypeVar("T")
 
 def stored(name: str, sources: Sequence[str], build: Callable[[], T],
            valid: Callable[[object], bool]) -> T:
-    """The table `name`, read from disk if a valid copy built by these `sources` is there, else built.
+    """The table `name`: read from disk if a valid copy built by these `sources` is there, or built.
 
     `sources` are module file names in this package; `valid` checks what was read back.
     """
-    import hashlib  # here, not at the top: the challenge program needs no table before its first game
+    import hashlib  # here, not at the top: the challenge needs no table before its first game
     import tempfile
 
     digest = hashlib.sha256(sys.version.encode())

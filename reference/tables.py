@@ -1,4 +1,4 @@
-"""The fast path's tables: from every position straight to its box and to the position after each bead."""
+"""The fast path's tables: from each position straight to its box, and to where each bead leads."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ PositionTables = tuple[tuple[BoxId, ...], tuple[tuple[PositionId, ...], ...],
 
 
 def _position_tables(player: str) -> PositionTables:
-    """For each position, the player's box, the position after each bead, the frame and forced move."""
+    """Each position's box for the player, the position after each bead, its frame, forced move."""
     graph = position_graph()
     needs = [needs_box(board, player) for board in graph.boards]
     index = {label: box for box, label in enumerate(box_labels(player))}
@@ -74,7 +74,7 @@ def _is_position_tables(data: object) -> bool:
 
 @cache
 def box_table(player: str) -> BoxTable:
-    """The matchboxes for MENACE playing `player` (X moves first), built once (and stored on disk)."""
+    """The matchboxes for MENACE playing `player` (X moves first), built once (stored on disk)."""
     labels = box_labels(player)
     box_at, after_bead, bead_to_cell, forced = stored(
         f"boxes-{player}", ["board.py", "symmetry.py", "boxes.py", "positions.py", "tables.py"],

@@ -1,4 +1,4 @@
-"""A box of counts: entries made from the counts alone, at most 255, and a draw exact to the bead."""
+"""A box of counts: entries made from the counts alone, at most 255, a draw exact to the bead."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def assert_entries_stand_for_the_counts(box: Box) -> None:
     assert Counter(box.entries) == +expected
     assert box.top[BLOCK] == 1 << box.shift
     for square, count in enumerate(box.counts):
-        assert box.top[square] - box.top[BLOCK] < count <= box.top[square] or count == box.top[square] == 0
+        top, block = box.top[square], box.top[BLOCK]
+        assert top - block < count <= top or count == top == 0
     assert accepted(box) == +Counter(dict(enumerate(box.counts)))
 
 
@@ -49,7 +50,8 @@ def assert_entries_stand_for_the_counts(box: Box) -> None:
 @example([255, 0, 0, 0, 0, 0, 0, 0, 0])
 @example([256, 0, 0, 0, 0, 0, 0, 0, 0])
 @example([10**7, 1, 1, 1, 1, 1, 1, 1, 1])
-def test_a_try_keeps_each_square_for_exactly_as_many_numbers_as_it_has_beads(counts: list[int]) -> None:
+def test_a_try_keeps_each_square_for_exactly_as_many_numbers_as_it_has_beads(
+        counts: list[int]) -> None:
     box = Box(counts)
     assert_entries_stand_for_the_counts(box)
 
@@ -69,7 +71,7 @@ def test_a_box_starts_with_the_smallest_blocks_that_keep_the_entries_few(counts:
 def test_after_any_changes_the_entries_stand_for_the_counts_and_stay_few(
     counts: list[int], steps: list[tuple[int, int]], data: st.DataObject | None,
 ) -> None:
-    """`grow` (a draw: more beads of a square that has some) and `add` (a game's end), in any order."""
+    """`grow` (a draw: more beads of a square that has some) and `add` (a game's end), any order."""
     box = Box(counts)
     for square, beads in steps:
         if data is not None and beads > 0 and box.counts[square] and data.draw(st.booleans()):

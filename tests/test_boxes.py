@@ -22,7 +22,7 @@ def test_menace_has_304_boxes_split_1_12_108_183() -> None:
 
 
 def test_the_judge_derives_the_same_304_boxes_on_its_own() -> None:
-    """The judge's independent derivation (an oracle, kept apart on purpose) agrees with the model."""
+    """The judge's own derivation (an oracle, kept apart on purpose) agrees with the model."""
     assert set(judge_boxes.box_labels()) == set(box_labels(X))
     assert len(judge_boxes.box_labels()) == judge_boxes.BOX_COUNT == 304
     for board in reachable_positions():

@@ -55,7 +55,8 @@ def last_dump(stdout: str) -> dict[str, tuple[int, ...]]:
     return dumps(stdout)[-1]
 
 
-@pytest.mark.parametrize("argv", [["--boxes", "FILE"], ["train", "--games", "10", "--boxes", "FILE"],
+@pytest.mark.parametrize("argv", [["--boxes", "FILE"],
+                                  ["train", "--games", "10", "--boxes", "FILE"],
                                   ["evaluate", "--games", "10", "--boxes", "FILE"]])
 def test_deeply_nested_json_is_refused_with_a_message_and_left_untouched(
         tmp_path: Path, argv: list[str]) -> None:
@@ -255,7 +256,8 @@ class BoxesFileMachine(RuleBasedStateMachine):
 
     @rule(games=st.integers(1, 3), seed=st.integers(0, 99), data=st.data(),
           where=st.sampled_from(["mid-write", "before the rename", "disk full"]))
-    def an_interrupted_session(self, games: int, seed: int, data: st.DataObject, where: str) -> None:
+    def an_interrupted_session(self, games: int, seed: int, data: st.DataObject,
+                               where: str) -> None:
         after = data.draw(st.integers(0, games - 1), label="saves that succeed")
         with interrupted(where, after):
             status, out, err = self._session(games, seed)

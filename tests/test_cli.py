@@ -72,7 +72,8 @@ def test_bad_input_is_named_re_asked_and_changes_nothing() -> None:
 
 
 def test_a_game_count_of_thousands_of_digits_is_named_and_asked_again() -> None:
-    result = run("--seed", "4", stdin="9" * 5000 + "\n²\n1000000001\n" + (GOLDEN / "seed5.in").read_text())
+    result = run("--seed", "4",
+                 stdin="9" * 5000 + "\n²\n1000000001\n" + (GOLDEN / "seed5.in").read_text())
     assert result.returncode == 0 and "Traceback" not in result.stderr
     for problem in ("(5,000 characters) is not a number of games from 1 to 1,000,000,000",
                     "'²' is not a number of games", "'1000000001' is not a number of games"):
@@ -174,11 +175,13 @@ def test_help_explains_moves_rules_and_exit_status() -> None:
 
 
 def test_michie_rules_start_with_their_bead_counts() -> None:
-    result = run("--rules", "michie", "--seed", "1", stdin="1\nMM\nLL\nRR\nLR\nRL\nML\nMR\nLM\nRM\n")
+    result = run("--rules", "michie", "--seed", "1",
+                 stdin="1\nMM\nLL\nRR\nLR\nRL\nML\nMR\nLM\nRM\n")
     assert result.returncode == 0
     first_box = dumps(result.stdout)[-1][0].split()
     assert first_box[0] == "........."
-    assert len(first_box) - 1 in (12 - 1, 12, 12 + 3)  # 4 each of corner, side, centre, then learning
+    # 4 each of corner, side and centre, then learning
+    assert len(first_box) - 1 in (12 - 1, 12, 12 + 3)
 
 
 def test_menace_moves_before_the_next_move_is_read_through_a_pipe() -> None:

@@ -1,11 +1,15 @@
 """The documents: every `.md` path that they or the code's docstrings and comments cite exists,
-every link to a heading finds it, and the README stays short."""
+every link to a heading finds it, every file, module and function a document names in code is
+there, and the README stays short."""
 
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
+import importlib
 import io
+import random
 import re
 import tokenize
 from pathlib import Path
@@ -129,7 +133,8 @@ def test_every_link_to_a_heading_finds_it(where: Path, target: str) -> None:
     if page and pending(page, where):
         pytest.skip(f"{page} is written by a change of its own")
     path = (where.parent / page) if page else where
-    assert anchor in anchors(path), f"{where.relative_to(ROOT)} links to a heading {target} not there"
+    assert anchor in anchors(path), \
+        f"{where.relative_to(ROOT)} links to a heading {target} not there"
 
 
 def test_the_citations_are_found_in_documents_docstrings_and_comments() -> None:
@@ -148,7 +153,129 @@ def test_a_missing_page_is_caught() -> None:
 
 def test_a_heading_anchor_is_made_as_a_renderer_makes_it() -> None:
     assert slug(" The sandbox's cost") == "the-sandboxs-cost"
-    assert slug(" Reading output (`judge/reading/formats.py`)") == "reading-output-judgereadingformatspy"
+    assert slug(" Reading output (`judge/reading/formats.py`)") == \
+        "reading-output-judgereadingformatspy"
+
+
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+"""Code in a document's prose: a file, a module, a function, a command."""
+FILE_NAME = re.compile(r"(?:[\w.-]+/)*[\w.-]+\.(?:py|md|toml|json|txt|png|js|rb|pl|c|sh)")
+"""A code span that names a file of the project."""
+NOT_OURS = frozenset({"submission.toml", "sitecustomize.py"})
+"""Files the pages name that lie outside the project: a golfer's own, the system's Python's."""
+PLACES = ("", "judge", "reference", "reference/study", "tests", "bench", "golf")
+"""Where a file named without its folder is looked for (docs/layout.md names a package's
+modules from the package's folder)."""
+DOTTED = re.compile(r"(?:judge|reference)(?:\.\w+)+")
+"""A module of the project, or a name in one, written with dots."""
+CALL = re.compile(r"(?:\w+\.)*([A-Za-z_]\w*)\(")
+"""A function called in a code span: its name."""
+
+
+def spans(path: Path) -> list[str]:
+    """The code spans of a document's prose, outside its code blocks."""
+    found, fenced = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            found += CODE_SPAN.findall(line)
+    return found
+
+
+def named_files(path: Path) -> set[str]:
+    """The project's files a document names in code spans (not placeholders such as
+    `replay-NAME-SEED.json`, paths that leave the project, or a golfer's own files)."""
+    return {span for span in map(str.strip, spans(path)) if FILE_NAME.fullmatch(span)
+            and span not in NOT_OURS and not span.startswith("..")
+            and not re.search(r"[A-Z]{3}", span)}
+
+
+def found(name: str, where: Path) -> bool:
+    """True when the file `name`, named in the document `where`, is in the project."""
+    return (where.parent / name).exists() or any((ROOT / place / name).exists()
+                                                 for place in PLACES)
+
+
+def resolved(dotted: str) -> bool:
+    """True when `judge.x.y.Name` (or `reference...`) imports and has each name after the module."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found_module: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            functools.reduce(getattr, parts[cut:], found_module)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@functools.cache
+def defined() -> frozenset[str]:
+    """Every name the project's code defines (functions, classes, assigned names), with the
+    builtins and the random module's."""
+    names = set(dir(builtins)) | set(dir(random))
+    for folder in CODE:
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
+                    names.add(node.name)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+    return frozenset(names)
+
+
+PAGES = sorted({ROOT / "README.md", ROOT / "SPEC.md", ROOT / "bench" / "README.md",
+                *(ROOT / "docs").glob("*.md"), *(ROOT / "tests").rglob("README.md")})
+"""The pages whose code spans name the project's files, modules and functions."""
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_file_module_and_function_a_page_names_exists(page: Path) -> None:
+    missing = sorted(name for name in named_files(page) if not found(name, page))
+    assert not missing, f"{page.relative_to(ROOT)} names files that are not there: {missing}"
+    spans_here = spans(page)
+    unresolved = sorted({dotted for span in spans_here if not FILE_NAME.search(span)
+                         for dotted in DOTTED.findall(span) if not resolved(dotted)})
+    assert not unresolved, f"{page.relative_to(ROOT)} names {unresolved}, which do not import"
+    undefined = sorted({call for span in spans_here if (match := CALL.match(span.strip()))
+                        for call in [match.group(1)] if call not in defined()})
+    assert not undefined, f"{page.relative_to(ROOT)} calls {undefined}, defined nowhere"
+
+
+def test_a_name_that_is_not_there_is_caught() -> None:
+    assert found("terms/options.py", ROOT / "docs" / "layout.md")
+    assert not found("tests/test_nothing.py", ROOT / "docs" / "testing.md")
+    assert resolved("judge.deciding.checks.learning") and resolved("reference.board")
+    assert not resolved("judge.deciding.checks.no_such_check")
+    assert not resolved("judge.no_such_floor.module")
+    assert "check_step" in defined() and "no_such_function" not in defined()
+    assert named_files(ROOT / "docs" / "layout.md") >= {"terms/options.py", "cli.py"}
+
+
+def test_the_mixed_opponents_weights_are_the_documented_ones() -> None:
+    from judge.deciding.opponents import HUNTING_WEIGHTS, MIXED_WEIGHTS
+
+    text = " ".join((ROOT / "docs" / "judge.md").read_text().split())
+    for weights in (MIXED_WEIGHTS, HUNTING_WEIGHTS):
+        shares = ", ".join(f"{kind} {weight * 10}%" for kind, weight in weights)
+        assert shares in text, shares
+
+
+def test_the_readmes_exit_statuses_are_the_judges() -> None:
+    from reference.commandline import BAD_USAGE
+
+    from judge.terms.verdicts import Verdict, exit_status
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    statuses = (f"{exit_status(Verdict.ACCEPTED)} accepted, "
+                f"{exit_status(Verdict.WRONG_ANSWER)} rejected, {BAD_USAGE} bad usage "
+                f"(nothing was run), {exit_status(Verdict.JUDGE_ERROR)} judge error")
+    assert f"The exit status: {statuses}" in text
+    assert {exit_status(verdict) for verdict in Verdict} == {0, 1, 3}
 
 
 def test_the_readme_is_at_most_200_lines() -> None:

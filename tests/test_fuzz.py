@@ -174,17 +174,19 @@ def test_the_study_commands_never_fail_with_a_traceback(
 
 JUDGE_OPTIONS = ["--games", "--seed", "--opponent", "--transport", "--replay", "--yes", "--moves",
                  "--beads", "--refill", "--idle-limit", "--time-limit", "--grace", "--memory-limit",
-                 "--output-limit", "--json", "--transcript", "--save-replay", "--markdown", "--help",
-                 "-j", "--jobs", "SUBMISSION", "BOARD", "python3", "x.py"]
+                 "--output-limit", "--json", "--transcript", "--save-replay", "--markdown",
+                 "--help", "-j", "--jobs", "SUBMISSION", "BOARD", "python3", "x.py"]
 MANIFESTS = st.one_of(
     st.binary(max_size=200),
-    st.sampled_from([b'command = ["../../x.sh"]\n', b'command = ["python3", "m.py"]\nmemory_mb = 0\n',
+    st.sampled_from([b'command = ["../../x.sh"]\n',
+                     b'command = ["python3", "m.py"]\nmemory_mb = 0\n',
                      b'command = ["python3"]\nmemory_mb = -1\n', b"a = " + b"[" * 100_000,
                      b"a = " + b"9" * 5000, b'command = []\n', b'language = "\x1b[2J"\n']),
 )
 REPLAYS = st.one_of(
     st.binary(max_size=200),
-    st.sampled_from([b"[" * 100_000, b'{"seed": 1e400, "games": 1, "opponent": "mixed", "moves": []}',
+    st.sampled_from([b"[" * 100_000,
+                     b'{"seed": 1e400, "games": 1, "opponent": "mixed", "moves": []}',
                      b'{"seed": 1, "games": 1, "opponent": "grandmaster", "moves": []}',
                      b'{"seed": 1, "games": 1, "opponent": "mixed", "moves": [[9]]}',
                      b'{"seed": 1, "games": 1, "opponent": "mixed", "moves": [], '
@@ -197,7 +199,8 @@ REPLAYS = st.one_of(
 @example(argv=["SUBMISSION"], manifest=b'command = ["../../x.sh"]\n', replay=b"")
 @example(argv=["--replay", FILE], manifest=b"", replay=b'{"seed": 1, "games": 1, '
          b'"opponent": "mixed", "moves": [], "command": ["python3", "x.py"]}')
-@example(argv=["--time-limit", "nan", "SUBMISSION"], manifest=b'command = ["python3"]\n', replay=b"")
+@example(argv=["--time-limit", "nan", "SUBMISSION"], manifest=b'command = ["python3"]\n',
+         replay=b"")
 def test_the_judge_never_fails_with_a_traceback(argv: list[str], manifest: bytes,
                                                  replay: bytes) -> None:
     with sandbox_folder() as folder, \

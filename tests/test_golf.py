@@ -12,13 +12,12 @@ correct program fails a run with probability at most 1e-4.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from live import judge_process
 
 pytestmark = pytest.mark.e2e
 
@@ -116,11 +115,9 @@ def test_the_judge_accepts_the_submission(run: Run) -> None:
     program = needed_program(run.submission)
     if shutil.which(program) is None:
         pytest.skip(f"{program} is not installed")
-    done = subprocess.run(
-        [sys.executable, "-m", "judge", str(run.submission.folder), "--games", str(GAMES),
-         "--seed", str(run.seed), "--transport", run.transport, "--opponent", run.opponent,
-         "--idle-limit", str(IDLE_LIMIT)],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=JUDGE_TIMEOUT)
+    done = judge_process(run.submission.folder, "--games", str(GAMES), "--seed", str(run.seed),
+                         "--transport", run.transport, "--opponent", run.opponent,
+                         "--idle-limit", str(IDLE_LIMIT), timeout=JUDGE_TIMEOUT)
     lines = done.stdout.strip().splitlines()
     assert lines and lines[-1] == "accepted", done.stdout + done.stderr
     assert done.returncode == 0
@@ -136,6 +133,6 @@ def test_the_readme_states_the_exact_size(submission: Golfed) -> None:
 @pytest.mark.parametrize("submission", golfed(), ids=lambda g: g.name)
 def test_the_overview_lists_the_submission_with_its_size(submission: Golfed) -> None:
     overview = (GOLF / "README.md").read_text(encoding="utf-8")
-    row = next((line for line in overview.splitlines() if line.startswith(f"| {submission.name} |")),
-               "")
+    row = next((line for line in overview.splitlines()
+                if line.startswith(f"| {submission.name} |")), "")
     assert f"| {submission.source.stat().st_size} |" in row

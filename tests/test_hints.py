@@ -105,8 +105,8 @@ def test_a_slow_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert hinted(lines, report, "allow it more with --idle-limit SECONDS (now 1)")
 
 
-def test_a_learning_failure_shows_the_box_it_should_hold(tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_learning_failure_shows_the_box_it_should_hold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines, report = judged(tmp_path, capsys, ("learning-win",), games=20)
     assert report["check"] == "learning"
     assert "before the game, one more bead of square" in str(report["expected"])

@@ -16,20 +16,20 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
+from fixture_folders import PROGRAM, assembled
+from live import judge_command, judge_environment, judge_process
 
 from judge.running.probes import support
 from judge.running.sandbox import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"
-CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
 """The canonical program, which the faulty one is without `--fault`."""
 TOKEN = "menace-hostile-token"
 SECRET = "menace-hostile-secret-4f1c9a"
@@ -50,27 +50,25 @@ IDLE_LIMIT = "10"
 is meant to go idle and the machine that runs the tests may be loaded."""
 
 
-def assembled(name: str, tmp_path: Path) -> Path:
+def hostile_folder(name: str, tmp_path: Path) -> Path:
     """A submission folder of the hostile fixture `name`: its files and the program it runs
     once its attack is made (with the faults its command names, if any)."""
-    folder = tmp_path / name
-    shutil.copytree(HOSTILE / name, folder)
-    shutil.copy(CANONICAL, folder / "menace.py")
+    folder = assembled(f"hostile/{name}", tmp_path)
+    shutil.copy(PROGRAM, folder / "menace.py")
     return folder
 
 
 def judge(name: str, tmp_path: Path, games: int = 3, env: dict[str, str] | None = None,
-          options: tuple[str, ...] = (), folder: Path | None = None) -> tuple[dict[str, object], str]:
+          options: tuple[str, ...] = (),
+          folder: Path | None = None) -> tuple[dict[str, object], str]:
     """The JSON report and the printed report of a hostile fixture (or of `folder`, a copy of
     it) judged under full."""
-    folder = folder or assembled(name, tmp_path)
+    folder = folder or hostile_folder(name, tmp_path)
     result, transcript = tmp_path / "result.json", tmp_path / "transcript.txt"
-    run = subprocess.run(
-        [sys.executable, "-m", "judge", "--sandbox", "require", "--games", str(games),
-         "--seed", "2026", "--idle-limit", IDLE_LIMIT, "--json", str(result), "--transcript", str(transcript),
-         "--save-replay", str(tmp_path / "replay.json"), *options, str(folder)],
-        cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
-        env={**os.environ, **(env or {})})
+    run = judge_process("--sandbox", "require", "--games", str(games), "--seed", "2026",
+                        "--idle-limit", IDLE_LIMIT, "--json", result, "--transcript", transcript,
+                        "--save-replay", tmp_path / "replay.json", *options, folder,
+                        timeout=180, env=env)
     assert run.returncode in (0, 1), run.stdout + run.stderr
     assert "sandbox: full" in run.stdout.splitlines()[1]
     report: dict[str, object] = json.loads(result.read_text())
@@ -116,7 +114,7 @@ def token_processes(seed: int) -> list[int]:
 
 
 def test_every_attack_class_has_a_fixture() -> None:
-    """Attack classes (a) to (p), and (v), of the sandbox's tests, one folder each; none holds a link."""
+    """Attack classes (a) to (p), and (v), of the sandbox's tests: a folder each, none a link."""
     classes = sorted(expected(manifest.parent.name)["attack"]
                      for manifest in HOSTILE.glob("*/submission.toml"))
     assert classes == [*"abcdefghijklmnop", "v"]
@@ -199,11 +197,11 @@ def test_i_a_fork_bomb_as_root_is_contained(tmp_path: Path) -> None:
 def test_killing_the_judge_kills_the_tree(tmp_path: Path) -> None:
     """If the judge is killed, nothing of the run it was judging survives it (the run is long
     enough, 20,000 games, to be caught in the middle)."""
-    folder = assembled("escapes", tmp_path)
+    folder = hostile_folder("escapes", tmp_path)
     process = subprocess.Popen(
-        [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "20000", "--seed", "7",
-         "--idle-limit", "30", str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+        judge_command("--sandbox", "require", "--games", "20000", "--seed", "7", "--idle-limit",
+                      "30", str(folder)), cwd=ROOT, env=judge_environment(),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not token_processes(7):
         assert time.monotonic() < deadline, "the daemon never started"
@@ -243,12 +241,10 @@ def test_k_links_out_of_the_folder_are_refused_before_anything_runs(tmp_path: Pa
     planted.write_text(SECRET + "-link")
     planted.chmod(0o600)
     for name, target in (("secret", planted), ("zero", Path("/dev/zero"))):
-        folder = assembled("links-out", tmp_path / name)
+        folder = hostile_folder("links-out", tmp_path / name)
         (folder / name).symlink_to(target)
         before = shutil.disk_usage(tempfile.gettempdir()).used
-        run = subprocess.run(
-            [sys.executable, "-m", "judge", "--sandbox", "require", "--games", "1", str(folder)],
-            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        run = judge_process("--sandbox", "require", "--games", "1", folder, timeout=60)
         assert run.returncode == 2, run.stdout + run.stderr
         assert f"{name} is a link that leads out of the submission folder" in run.stderr
         assert SECRET not in run.stdout + run.stderr and "Traceback" not in run.stderr
@@ -268,7 +264,7 @@ def test_n_the_wardens_count_cannot_be_forged(forged: str, tmp_path: Path) -> No
     """(n) A program that leaves a process behind and writes a count of 0 (or bytes that are no
     count) into every pipe it can take from the sandbox's processes is still caught: the
     warden's pipe is out of its reach."""
-    folder = assembled("forges-report", tmp_path)
+    folder = hostile_folder("forges-report", tmp_path)
     manifest = folder / "submission.toml"
     manifest.write_text(manifest.read_text().replace(
         '"attack.py"]', f'"attack.py", "--forge", {json.dumps(forged)}]', 1))
@@ -289,18 +285,16 @@ def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
     silence is judged by the program's own CPU time and progress."""
     board = tmp_path / "board"
     board.mkdir()
-    assembled("burns-cpu", board)
+    hostile_folder("burns-cpu", board)
     for name in ("first", "second"):
         folder = board / name
         folder.mkdir()
-        shutil.copy(CANONICAL, folder / "menace.py")
+        shutil.copy(PROGRAM, folder / "menace.py")
         (folder / "slow.py").write_text(SLOW_START)
         manifest = (HOSTILE / "burns-cpu" / "submission.toml").read_text()
         (folder / "submission.toml").write_text(manifest.replace("attack.py", "slow.py"))
-    run = subprocess.run(
-        [sys.executable, "-m", "judge", "--sandbox", "require", "-j", "2", "--games", "30",
-         "--seed", "2031", str(board)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    run = judge_process("--sandbox", "require", "-j", "2", "--games", "30", "--seed", "2031",
+                        board, timeout=300)
     verdicts = {line.split()[0]: line for line in run.stdout.splitlines()
                 if line.split() and line.split()[0] in ("first", "second", "burns-cpu")}
     assert "accepted" in verdicts["first"] and "accepted" in verdicts["second"], run.stdout
@@ -316,7 +310,7 @@ def test_m_a_flood_leaves_the_judge_small(tmp_path: Path) -> None:
     resident, verdict = peak_resident_mb([
         "--sandbox", "require", "--games", "3", "--seed", "2026", "--idle-limit", IDLE_LIMIT,
         "--transcript", str(tmp_path / "transcript.txt"),
-        str(assembled("floods-the-judge", tmp_path))])
+        str(hostile_folder("floods-the-judge", tmp_path))])
     assert verdict == expected("floods-the-judge")["verdict"]
     assert resident < MOST_RESIDENT_MB, f"{resident} MB"
 

@@ -110,7 +110,8 @@ def replay_folder(cache: Path) -> Path:
 
 @pytest.mark.e2e
 def test_replays_go_to_a_private_folder_under_unique_names(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     long_names = [tmp_path / ("a-submission-with-a-name-much-longer-than-forty-characters-" + end)
                   for end in ("one", "two")]
@@ -181,7 +182,8 @@ GOOD_REPLAY = {"seed": 3, "games": 3, "opponent": "mixed", "transport": "pty",
 
 @pytest.mark.usefixtures("never_run")
 @pytest.mark.parametrize("change, problem", [
-    ({"opponent": "grandmaster"}, "field 'opponent' must be one of random, perfect, coverage, mixed"),
+    ({"opponent": "grandmaster"},
+     "field 'opponent' must be one of random, perfect, coverage, mixed"),
     ({"seed": 1e400}, "field 'seed' must be a whole number from 0"),
     ({"seed": True}, "field 'seed' must be a whole number from 0"),
     ({"games": "3"}, "field 'games' must be a whole number from 1 to 100,000, not '3'"),
@@ -190,7 +192,8 @@ GOOD_REPLAY = {"seed": 3, "games": 3, "opponent": "mixed", "transport": "pty",
     ({"moves": [[4], [9]]}, "field 'moves', game 2: not a list of at most 4 squares"),
     ({"moves": "4,0"}, "field 'moves' must be a list"),
     ({"command": "rm -rf ~"}, "field 'command' must be a list of strings"),
-    ({"submission": ["x"]}, "field 'submission' must be a submission folder's or source file's path"),
+    ({"submission": ["x"]},
+     "field 'submission' must be a submission folder's or source file's path"),
     ({"mystery": 1}, "unknown field 'mystery'"),
     ({"seed": None}, "field 'seed' must be a whole number"),
 ])
@@ -239,17 +242,20 @@ def test_a_replay_command_is_not_run_from_a_script_without_yes(
 
 @pytest.mark.usefixtures("never_run")
 def test_a_replay_command_is_shown_and_refused_at_a_terminal_unless_the_answer_is_yes(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("builtins.input", lambda prompt: "n")
     assert main(["--replay", str(command_replay(tmp_path))]) == 2
     _, err = lines(capsys)
-    assert "runs this command: python3" in err[0] and err[-1].endswith("the replay's command was not run")
+    assert "runs this command: python3" in err[0]
+    assert err[-1].endswith("the replay's command was not run")
 
 
 @pytest.mark.e2e
 def test_a_replay_command_runs_when_the_answer_is_yes_or_with_yes(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     replay = tmp_path / "replay.json"
     shutil.copy(PROGRAM, tmp_path / "menace.py")
     replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
@@ -265,7 +271,8 @@ def test_a_replay_command_runs_when_the_answer_is_yes_or_with_yes(
 
 @pytest.mark.usefixtures("never_run")
 def test_a_replay_that_names_a_file_outside_the_current_folder_is_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A replay file may come from someone else: its files must lie where the judge runs."""
     replay = tmp_path / "replay.json"
     replay.write_text(json.dumps({**GOOD_REPLAY, "submission": "", "command": [
@@ -293,7 +300,8 @@ def hostile(folder: Path) -> Path:
     """A submission that crashes, its language and its stderr full of terminal escapes."""
     folder.mkdir()
     (folder / "submission.toml").write_text(
-        'command = ["python3", "m.py"]\nsource = "m.py"\nlanguage = "Py\\u001b]0;owned\\u0007 | `x`"\n')
+        'command = ["python3", "m.py"]\nsource = "m.py"\n'
+        'language = "Py\\u001b]0;owned\\u0007 | `x`"\n')
     (folder / "m.py").write_text(
         'import sys\nsys.stderr.write("\\x1b[2J\\x1b[1A\\raccepted\\n")\nsys.exit(3)\n')
     return folder

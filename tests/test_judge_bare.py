@@ -4,13 +4,11 @@ from its header or the options, bytes from the file, and every bad input a one-l
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from live import judge_process
 
 import judge.running.launch
 from judge.bare import bare_manifest, command_for, header_words
@@ -24,13 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLF = ROOT / "golf"
 HEADER = "# menace-judge: moves=digits0 beads=0-8 refill=on-draw transport=pipe\n"
 """The declarations of golf/python, as a header."""
-
-
-def judge_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`python3 -m judge ARGS` run in `cwd`, importing this checkout's judge."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
 
 
 def golfed_python(folder: Path, header: str = HEADER) -> Path:
@@ -100,7 +91,7 @@ def test_the_header_declares_the_transport(tmp_path: Path) -> None:
 @pytest.mark.e2e
 def test_a_bare_file_is_judged_from_its_own_folder_by_a_relative_name(tmp_path: Path) -> None:
     path = golfed_python(tmp_path)
-    done = judge_process(["answer.py", "--games", "20", "--seed", "3", "--json", "r.json"],
+    done = judge_process("answer.py", "--games", "20", "--seed", "3", "--json", "r.json",
                          cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "accepted", done.stdout
     size = path.stat().st_size

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from fixture_folders import PROGRAM, ROOT, SUBMISSIONS, assemble, assembled
+from fixture_folders import PROGRAM, SUBMISSIONS, assemble, assembled
+from live import judge_process
 
 from judge.cli import main
 
@@ -26,7 +25,8 @@ def last_line(capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize("argv", [[], ["/no/such/folder"], ["--games", "0", str(CANONICAL)],
                                   [str(CANONICAL), "--", "python3", "x.py"],
                                   ["--", "no-such-language-here", "x"]])
-def test_bad_usage_exits_2_with_a_message(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_usage_exits_2_with_a_message(argv: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Nothing to judge, a missing folder, bad options or an unknown command: status 2."""
     assert main(argv) == 2
     assert capsys.readouterr().err.strip()
@@ -41,7 +41,8 @@ def test_a_folder_without_manifest_is_bad_usage(tmp_path: Path,
 
 def test_a_bad_manifest_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A manifest with a bad value gets a one-line message quoting it."""
-    (tmp_path / "submission.toml").write_text('command = ["python3", "m.py"]\nmoves = "semaphore"\n')
+    (tmp_path / "submission.toml").write_text(
+        'command = ["python3", "m.py"]\nmoves = "semaphore"\n')
     assert main([str(tmp_path)]) == 2
     assert "'semaphore'" in capsys.readouterr().err
 
@@ -120,7 +121,6 @@ def test_the_leaderboard_judges_side_by_side_in_the_same_order(tmp_path: Path) -
 
 def test_python_m_judge_prints_the_verdict_last(tmp_path: Path) -> None:
     """`python -m judge` runs as a module; its exit status and last line agree."""
-    run = subprocess.run([sys.executable, "-m", "judge", "--games", "2", "--seed", "1",
-                          str(assembled("accepted/canonical", tmp_path))],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    run = judge_process("--games", "2", "--seed", "1", assembled("accepted/canonical", tmp_path),
+                        timeout=60)
     assert run.returncode == 0 and run.stdout.strip().splitlines()[-1] == "accepted"

@@ -35,7 +35,7 @@ def test_the_judges_own_exception_is_a_judge_error_and_the_program_is_ended(
     def broken(*args: object) -> None:
         raise RuntimeError("a check the judge got wrong")
 
-    monkeypatch.setattr(judge.deciding.checks, "true_board_after_opponent", broken)
+    monkeypatch.setattr(judge.deciding.checks, "true_board", broken)
     report = tmp_path / "report.json"
     status = main(["--games", "2", "--seed", "1", "--json", str(report),
                    str(assembled("accepted/canonical", tmp_path))])

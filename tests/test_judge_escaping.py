@@ -5,18 +5,17 @@ Markdown table, shrunk test), as on the terminal, and kept exact in JSON: a clip
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from live import judge_process
 
 from judge.cli import main
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
+FAULTS = ROOT / "tests" / "submissions" / "menace.py"
 SEQUENCES = "\x1b]52;c;aGFja2Vk\x07\x1b]0;owned\x07\x1b[2J"
 """A clipboard write, a window title and a clear screen, in one line."""
 SHOWN = "\\x1b]52;c;aGFja2Vk\\x07\\x1b]0;owned\\x07\\x1b[2J"
@@ -62,11 +61,9 @@ def test_the_markdown_table_is_escaped_and_the_json_rows_exact(tmp_path: Path) -
 @pytest.mark.e2e
 def test_a_shrunk_test_is_escaped_python_that_still_fails(tmp_path: Path) -> None:
     replay = tmp_path / "replay.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "judge", "--games", "30", "--seed", "5", "--shrink",
-         "--save-replay", str(replay), "--", "python3", str(FAULTS), "--fault", "fourth-move",
-         "--seed", "5", "--note", SEQUENCES], cwd=ROOT, capture_output=True, text=True,
-        timeout=300)
+    done = judge_process("--games", "30", "--seed", "5", "--shrink", "--save-replay", replay,
+                         "--", "python3", FAULTS, "--fault", "fourth-move", "--seed", "5",
+                         "--note", SEQUENCES)
     assert done.returncode == 1 and "SHRUNK" in done.stdout, done.stdout
     assert not any(raw in done.stdout + done.stderr for raw in RAW)
     test = (tmp_path / "test_replay_shrunk.py").read_text()

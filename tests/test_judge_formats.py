@@ -135,7 +135,8 @@ def test_there_are_304_boxes_in_2_to_8_orientations() -> None:
 
 
 @given(symmetries(), st.sampled_from(box_labels()), st.sampled_from(("spaced", "compact", "list")))
-def test_a_box_line_in_any_orientation_maps_beads_to_the_label(g: int, label: Board, form: str) -> None:
+def test_a_box_line_in_any_orientation_maps_beads_to_the_label(g: int, label: Board,
+                                                               form: str) -> None:
     """Beads printed on a rotated label land on the same squares of the canonical label."""
     empties = [c for c in range(9) if label[c] == "."]
     image = transform(label, g)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from fixture_folders import assembled
+from live import judge_process
 
 ROOT = Path(__file__).resolve().parent.parent
 BURNERS = 4
@@ -34,8 +35,7 @@ def burners() -> Iterator[list[int]]:
 def judge(*arguments: str, json_path: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The judge run on the loaded machine, with its default idle limit."""
     extra = ["--json", str(json_path)] if json_path else []
-    return subprocess.run([sys.executable, "-m", "judge", "--seed", "4", *extra, *arguments],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    return judge_process("--seed", "4", *extra, *arguments, timeout=600)
 
 
 def test_slow_starting_answers_are_accepted_beside_cpu_burners(burners: list[int],

@@ -9,12 +9,12 @@ line reaches the game's log and the transcript. Before the bound, the judge held
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from live import judge_command, judge_environment
 
 pytestmark = pytest.mark.e2e
 
@@ -44,9 +44,8 @@ forked from, here this small one, not the test's."""
 
 def peak_resident_mb(args: list[str]) -> tuple[int, str]:
     """The judge's peak resident memory in MB (its programs' included) and its last line."""
-    done = subprocess.run([sys.executable, "-c", MEASURED, sys.executable, "-m", "judge", *args],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, "-c", MEASURED, *judge_command(*args)], cwd=ROOT,
+                          env=judge_environment(), capture_output=True, text=True, timeout=900)
     return int(done.stderr.split()[-1]) >> 10, done.stdout.strip().splitlines()[-1]
 
 

@@ -61,7 +61,8 @@ def test_each_law_is_a_law_and_each_bet_its_definition() -> None:
         n = len(printed)
         first, last = rng.randint(1, n), rng.randint(1, n)
         near = frozenset(rng.sample(range(n), rng.randint(1, n)))
-        laws = [*count_laws(counts_of(beads), ids, present), *place_laws(printed, present, first, last),
+        laws = [*count_laws(counts_of(beads), ids, present),
+                *place_laws(printed, present, first, last),
                 near_law(printed, present, near, REPEAT_SHARE, spec)]
         for law in laws:
             assert math.fsum(law) == pytest.approx(1.0) and min(law) >= 0
@@ -87,7 +88,8 @@ def test_place_laws_say_what_their_names_say() -> None:
     assert to_back == pytest.approx(to_front[::-1])
     assert len(laws) == PLACE_LAWS
     # a newest group of three beads of unknown order: never the newest spares each 2 times in 3
-    assert place_laws((0, 1, 2, 3), (0, 1, 2, 3), 1, 3)[1] == pytest.approx((1 / 3, 2 / 9, 2 / 9, 2 / 9))
+    assert place_laws((0, 1, 2, 3), (0, 1, 2, 3), 1, 3)[1] == pytest.approx((1 / 3, 2 / 9, 2 / 9,
+                                                                             2 / 9))
 
 
 def test_each_alternative_has_mean_one_under_the_spec() -> None:
@@ -158,7 +160,8 @@ def test_no_alternative_passes_its_false_alarm_rate() -> None:
         for k, top in enumerate(outcome.draw_peaks):
             crossed[k] += top >= math.log(LOWERED)
     assert pooled <= runs / LOWERED + tolerance
-    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(DRAW_ALTERNATIVES, crossed, strict=True))
+    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(DRAW_ALTERNATIVES, crossed,
+                                                                strict=True))
 
 
 @pytest.mark.parametrize("fault,size,games,kind,alternative", [

@@ -59,8 +59,9 @@ def test_a_misbehaving_program_gets_its_verdict(name: str, tmp_path: Path,
     token = f"token-{uuid.uuid4().hex}"  # this run's alone: tests beside it have their own
     # A small output limit: a flood passes it long before the short idle limit can end the run.
     status = main(["--games", "2", "--seed", "1", "--idle-limit", "0.5", "--grace", "0.5",
-                   "--output-limit", "1", "--json", str(result), "--save-replay", str(tmp_path / "replay.json"),
-                   "--", "python3", str(program), token])
+                   "--output-limit", "1", "--json", str(result),
+                   "--save-replay", str(tmp_path / "replay.json"), "--", "python3", str(program),
+                   token])
     report = json.loads(result.read_text())
     assert status == 1
     assert (report["verdict"], report["check"]) == (verdict, check)

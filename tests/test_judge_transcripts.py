@@ -1,4 +1,4 @@
-"""The judge's checks replayed against stored transcripts (`>` judge to program, `<` program to judge)."""
+"""The judge's checks replayed against stored transcripts (`>` judge to program, `<` back)."""
 
 from __future__ import annotations
 

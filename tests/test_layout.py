@@ -9,8 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("reference", "judge")
-PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes", "reference.solver",
-                        "reference.outcome"})
+PURE_MODEL = frozenset({"reference.board", "reference.symmetry", "reference.boxes",
+                        "reference.solver", "reference.outcome"})
 """The rules of the game, which the judge may use; never the MENACE engine."""
 SHARED = frozenset({"reference.notation", "reference.commandline", "reference.files"})
 """How moves are written (SPEC section 2), what every command line shares, and how a file is
@@ -24,7 +24,7 @@ def module_name(path: Path) -> str:
 
 
 def imports() -> dict[str, set[str]]:
-    """For each module of the project, the project modules it imports, at the top or inside a function."""
+    """Each module of the project, and the project's modules it imports (anywhere in it)."""
     found: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -129,4 +129,4 @@ def test_the_layout_page_lists_every_module_after_those_it_imports() -> None:
         later = sorted(n for n in graph[name] if n in place and place[n] > place[name])
         assert not later, f"{name} imports {later}, listed after it"
     floors = [floor(name) for name in order if name.startswith("judge")]
-    assert floors == sorted(floors), "the judge's modules are listed floor by floor, from the ground"
+    assert floors == sorted(floors), "the judge's modules are listed floor by floor, ground first"

@@ -1,4 +1,4 @@
-"""The one game loop plays exactly the games of the plain rules: same seed, same games, same boxes."""
+"""The one game loop plays exactly the plain rules' games: same seed, same games, same boxes."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def rival(learner: Menace, name: str, rng: random.Random) -> Menace | OpponentTa
 
 
 def play_both_ways(seed: int, rules: str, player: str, opponent: str, games: int) -> list[object]:
-    """Each game's Result, every MENACE's boxes and the next numbers drawn: by the loop, then plainly."""
+    """Each game's Result, every MENACE's boxes, the next numbers drawn: by loop, then plainly."""
     runs: list[object] = []
     for fast in (True, False):
         rng = random.Random(seed)
@@ -114,7 +114,8 @@ def test_the_loop_plays_the_games_of_the_plain_rules(
 
 @pytest.mark.parametrize(("rules", "player", "opponent"), [
     ("michie", X, "menace"), ("michie", O, "perfect"), ("random from an empty box", O, "menace"),
-    ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"), ("boxes of blocks", O, "menace"),
+    ("challenge", X, "menace"), ("boxes of blocks", X, "legal moves"),
+    ("boxes of blocks", O, "menace"),
     ("a draw worth more than a win", X, "legal moves"),
 ])
 def test_long_runs_with_resignations_refills_and_empty_boxes_play_the_same(
@@ -265,7 +266,8 @@ def test_a_game_cut_short_leaves_the_drawn_beads_out_as_move_does(seed: int, sto
     fast = Menace(rng=random.Random(seed), contents=contents)
     with pytest.raises(Quit):
         play_games([Match(fast, Quitter(seed, stop))], 1, fast.draws)
-    plain, person, board = Menace(rng=random.Random(seed), contents=contents), Quitter(seed, stop), EMPTY_BOARD
+    plain = Menace(rng=random.Random(seed), contents=contents)
+    person, board = Quitter(seed, stop), EMPTY_BOARD
     with pytest.raises(Quit):
         while True:
             cell = plain.move(board)

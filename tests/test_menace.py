@@ -44,7 +44,8 @@ def assert_boxes_are_sound(contents: Contents, *, may_be_empty: bool = False) ->
         assert all(label[b] == EMPTY for b in beads), f"illegal bead in {label}: {beads}"
 
 
-def play_one_game(menace: Menace, choices: tuple[int, ...]) -> tuple[list[tuple[Board, int]], Outcome]:
+def play_one_game(menace: Menace, choices: tuple[int, ...]) -> tuple[list[tuple[Board, int]],
+                                                                     Outcome]:
     """A game against an opponent scripted by `choices`; MENACE's (board, cell) moves."""
     board, moves, picks = EMPTY_BOARD, [], iter(choices)
     while True:
@@ -97,7 +98,8 @@ def assert_learned_as_spec_says(
 
 
 @given(st.integers(min_value=0, max_value=2**32), games(min_games=6, max_games=6))
-def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int, script: Choices) -> None:
+def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int,
+                                                                  script: Choices) -> None:
     menace = Menace(rng=random.Random(seed))
     before = menace.contents()
     assert_boxes_are_sound(before)
@@ -114,7 +116,8 @@ def test_after_every_game_the_boxes_change_exactly_as_spec_5_says(seed: int, scr
 @given(st.integers(min_value=0, max_value=2**32), st.sampled_from([0, 1, 2, 3]))
 def test_boxes_stay_sound_over_long_training(seed: int, which: int) -> None:
     rules = [CHALLENGE, Rules(initial_beads=(1, 1, 1, 1), win=0, draw=0, loss=-1),
-             Rules(win=3, draw=1), Rules(initial_beads=(2, 2, 2, 2), loss=-1, refill_beads=1)][which]
+             Rules(win=3, draw=1),
+             Rules(initial_beads=(2, 2, 2, 2), loss=-1, refill_beads=1)][which]
     menace = Menace(rules, rng=random.Random(seed))
     played = play_games([Match(menace, random_opponent())], 300, menace.draws)
     assert len(played.results) == 300 and sum(played.empty_boxes) == 0

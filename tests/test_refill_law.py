@@ -124,7 +124,8 @@ def test_no_refill_alternative_passes_its_false_alarm_rate() -> None:
         for k, value in enumerate(top):
             crossed[k] += value >= math.log(LOWERED)
     assert pooled <= runs / LOWERED + tolerance
-    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(REFILL_ALTERNATIVES, crossed, strict=True))
+    assert max(crossed) <= runs / LOWERED + tolerance, dict(zip(REFILL_ALTERNATIVES, crossed,
+                                                                strict=True))
 
 
 @pytest.mark.parametrize("fault,size,alternative", [

@@ -25,7 +25,8 @@ from judge.running.sandbox import Level
 
 ROOT = Path(__file__).resolve().parent.parent
 CANONICAL = ROOT / "tests" / "submissions" / "menace.py"
-REACHES_FOR_THE_JUDGE = ROOT / "tests" / "submissions" / "hostile" / "imports-the-judge" / "attack.py"
+REACHES_FOR_THE_JUDGE = (ROOT / "tests" / "submissions" / "hostile" / "imports-the-judge"
+                         / "attack.py")
 INSTALLED = "menace_installed"
 """A module the tests install for a Python, as a golfer installs numpy."""
 FOUND = support()
@@ -204,15 +205,20 @@ def test_the_users_packages_are_seen_by_a_python_that_reads_them(under_tmp: Path
 
 @pytest.mark.e2e
 @needs_full
-def test_a_judge_in_a_virtualenv_under_tmp_accepts_a_python_answer(under_tmp: Path) -> None:
+@pytest.mark.parametrize("started_as", ["venv/bin/python", "../venv/bin/python",
+                                        "../linked/bin/python"])
+def test_a_judge_in_a_virtualenv_under_tmp_accepts_a_python_answer(under_tmp: Path,
+                                                                   started_as: str) -> None:
     """The judge's Python is a virtualenv under /tmp, which the sandbox's own /tmp would
-    cover: the program runs the interpreter the virtualenv was made from, and is accepted."""
+    cover, started by its full path, by a relative one from the answer's folder, or through a
+    link to the virtualenv's folder: the program runs that Python, and is accepted."""
     venv.create(under_tmp / "venv", with_pip=False)
+    (under_tmp / "linked").symlink_to("venv")
     answer = under_tmp / "scratch"
     answer.mkdir()
     shutil.copy(CANONICAL, answer / "menace.py")
-    run = judged(str(under_tmp / "venv" / "bin" / "python"), "--", "python3", "menace.py",
-                 cwd=answer)
+    python = started_as if started_as.startswith("..") else str(under_tmp / started_as)
+    run = judged(python, "--", "python3", "menace.py", cwd=answer)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines()[-1] == "accepted"
 

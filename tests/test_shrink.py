@@ -4,8 +4,8 @@ fault that comes in a particular game under one seed comes sooner under another;
 that takes no seed is shrunk only when it repeats itself, else the report says how to seed it;
 `--shrink` without hypothesis is a one-line message.
 
-The faulty program is the canonical MENACE with one fault each (`tests/shrinking/`), fast
-Python, so each shrink takes a few dozen short runs.
+The faulty program is the canonical MENACE with one of its late faults each
+(`tests/submissions/menace.py`), fast Python, so each shrink takes a few dozen short runs.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from live import judge_process
 
 from judge.deciding.judging import Run, judge
 from judge.telling.report import shrunk_lines
@@ -37,7 +38,7 @@ from judge.terms.verdicts import Check, Verdict
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTS = ROOT / "tests" / "shrinking" / "fourth-move" / "menace.py"
+FAULTS = ROOT / "tests" / "submissions" / "menace.py"
 SECONDS = 600.0
 """A budget no shrink here reaches: each ends on its own, so its result does not depend on the
 machine's load (a loaded machine only makes it take longer)."""
@@ -138,10 +139,8 @@ def test_a_fault_in_a_particular_game_comes_sooner_under_another_seed() -> None:
 
 def test_the_command_line_says_plainly_why_an_unseeded_program_is_not_shrunk(
         tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "judge", "--games", "200", "--seed", "3", "--shrink",
-               "--save-replay", str(tmp_path / "replay.json"), "--", "python3", str(FAULTS),
-               "--fault", "unseeded"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = judge_process("--games", "200", "--seed", "3", "--shrink", "--save-replay",
+                         tmp_path / "replay.json", "--", "python3", FAULTS, "--fault", "unseeded")
     assert done.returncode == 1 and done.stdout.splitlines()[-1] == "wrong-answer learning"
     line = next(line for line in done.stdout.splitlines() if line.startswith("shrink: "))
     assert line.startswith("shrink: not shrunk: the program takes no seed from the judge")
@@ -171,10 +170,9 @@ def test_the_pytest_body_rebuilds_the_choices_exactly() -> None:
 def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
         tmp_path: Path) -> None:
     replay_path = tmp_path / "replay.json"
-    command = [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--shrink",
-               "--save-replay", str(replay_path), "--", "python3", str(FAULTS),
-               "--fault", "fourth-move", "--seed", "5"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = judge_process("--games", "60", "--seed", "5", "--shrink", "--save-replay",
+                         replay_path, "--", "python3", FAULTS, "--fault", "fourth-move",
+                         "--seed", "5")
     lines = done.stdout.splitlines()
     assert done.returncode == 1 and lines[-1] == "wrong-answer learning", done.stdout
     assert any(line.startswith("SHRUNK: from ") for line in lines)
@@ -183,8 +181,7 @@ def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
     shrunk_replay = tmp_path / "replay-shrunk.json"
     replay = read_replay(shrunk_replay)
     assert replay.games <= 2
-    again = subprocess.run([sys.executable, "-m", "judge", "--replay", str(shrunk_replay),
-                            "--yes"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    again = judge_process("--replay", shrunk_replay, "--yes", timeout=120)
     assert again.stdout.splitlines()[-1] == "wrong-answer learning", again.stdout
     test_file = tmp_path / "test_replay_shrunk.py"
     assert "assert_accepted(" in test_file.read_text()
@@ -196,7 +193,6 @@ def test_the_command_line_shrinks_saves_a_replay_and_a_test_that_fail_again(
 
 @pytest.mark.parametrize("budget", ["nan", "-1", "0", "inf", "soon"])
 def test_a_bad_shrink_budget_is_a_usage_error(budget: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "judge", "--shrink", "--shrink-time", budget,
-                           "--", "true"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = judge_process("--shrink", "--shrink-time", budget, "--", "true", timeout=60)
     assert done.returncode == 2
     assert "--shrink-time" in done.stderr and "not a number of seconds" in done.stderr

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from fixture_folders import assembled
+from live import judge_process
 from simulation import Fault, Keeping, Printing, simulate
 
 from judge.deciding.randomness import DRAW_ALTERNATIVES
@@ -70,10 +69,8 @@ def test_never_the_newest_bead_with_sorted_printing_is_caught_within_1000_games(
 def test_a_thorough_judgement_plays_a_second_run_and_says_how_far_it_got(tmp_path: Path) -> None:
     """The canonical program under --thorough with a small budget: two runs, both accepted, and
     lines that say what power the alternatives reached and the false-alarm rate."""
-    run = subprocess.run(
-        [sys.executable, "-m", "judge", "--games", "60", "--seed", "5", "--thorough",
-         "--thorough-time", "20", str(assembled("accepted/canonical", tmp_path))],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    run = judge_process("--games", "60", "--seed", "5", "--thorough", "--thorough-time", "20",
+                        assembled("accepted/canonical", tmp_path))
     lines = run.stdout.splitlines()
     assert run.returncode == 0 and lines[-1].startswith("accepted"), run.stdout[-2000:]
     assert any(line.startswith("thorough, second run:") for line in lines)

@@ -1,4 +1,4 @@
-"""Tables kept on disk: read back as built, rebuilt when the file is bad, built anyway when unwritable."""
+"""Tables kept on disk: read back as built, rebuilt when the file is bad, built if unwritable."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The study commands as a teacher meets them: train, evaluate and boxes, their files and messages."""
+"""The study commands as a teacher meets them: train, evaluate, boxes, their files, messages."""
 
 from __future__ import annotations
 
@@ -114,8 +114,9 @@ def test_evaluation_leaves_the_boxes_file_as_it_was(
     (["train", "--plot", "no/such/folder/curve.png"], "does not exist"),
     (["train", "--beads", "1,1,0,1"], "'0' is not a bead count from 1 to 1,000"),
     (["evaluate", "--against", "menace"], "unknown opponent 'menace'"),
-    (["train", "--games", "9" * 5000], "'9999999999999999999999999999999999999999'... (5,000 characters) "
-                                       "is not a whole number from 1 to 1,000,000,000"),
+    (["train", "--games", "9" * 5000],
+     "'9999999999999999999999999999999999999999'... (5,000 characters) "
+     "is not a whole number from 1 to 1,000,000,000"),
     (["train", "--learners", "1000000000"], "'1000000000' is not a whole number from 1 to 100,000"),
     (["train", "--beads", "1000000000,1,1,1"], "'1000000000' is not a bead count from 1 to 1,000"),
     (["train", "--win", "1000000000"], "'1000000000' is not a number of beads from -1 to 1,000"),
@@ -140,7 +141,8 @@ def test_a_boxes_file_that_does_not_fit_is_refused_and_left_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     boxes = tmp_path / "menace.json"
-    boxes.write_text('{"format": "menace-boxes", "version": 1, "player": "O", "games": 3, "boxes": {}}')
+    boxes.write_text('{"format": "menace-boxes", "version": 1, "player": "O", "games": 3, '
+                     '"boxes": {}}')
     before = boxes.read_bytes()
     status, _, err = run(capsys, "train", "--boxes", str(boxes), "--games", "10")
     assert status == 2

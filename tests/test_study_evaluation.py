@@ -1,4 +1,4 @@
-"""Evaluation: it never changes the boxes, samples agree with the exact odds, intervals are right."""
+"""Evaluation: it never changes the boxes, samples agree with exact odds, intervals are right."""
 
 from __future__ import annotations
 

@@ -91,8 +91,9 @@ def test_without_numpy_the_pure_python_engine_is_used(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_learners_whose_first_box_runs_dry_are_counted(engine: str) -> None:
-    """Michie's rules, one bead per distinct move, the perfect player: in 1,000 single runs the first
-    box ran dry within 300 games 870 times, so fewer than 50 of 100 is a false alarm below 1e-15."""
+    """Michie's rules, one bead per distinct move, the perfect player: in 1,000 single runs the
+    first box ran dry within 300 games 870 times, so fewer than 50 of 100 is a false alarm below
+    1e-15."""
     from dataclasses import replace
 
     rules = replace(MICHIE, initial_beads=(1, 1, 1, 1))

@@ -1,4 +1,4 @@
-"""Opponents as data: legal moves only, the perfect player never loses, heuristics keep their word."""
+"""Opponents as data: legal moves only, the perfect one never loses, heuristics keep their word."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_the_perfect_player_never_loses_from_any_reachable_position(side: str) -
 
     @cache
     def can_lose(p: int) -> bool:
-        """True when some line of the other side's play, against the table's moves, ends in a loss."""
+        """True when a line of the other side's play, against the table's moves, ends in a loss."""
         result = graph.results[p]
         if result is not Result.ONGOING:
             return result is result_of(side, Outcome.LOSS)

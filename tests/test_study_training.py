@@ -1,4 +1,4 @@
-"""Training against opponents, MENACEs and pools: every game recorded, boxes sound, learning shown."""
+"""Training against opponents, MENACEs and pools: each game kept, boxes sound, learning shown."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from reference.study.training import (
 
 
 def assert_sound(menace: Menace, *, may_be_empty: bool = False) -> None:
-    """Every box holds only beads on empty squares of its label, and none is empty unless allowed."""
+    """Every box holds beads only on empty squares of its label; none is empty unless allowed."""
     for label, beads in menace.contents().items():
         assert may_be_empty or beads, label
         assert all(label[b] == EMPTY for b in beads), (label, beads)
@@ -36,7 +36,8 @@ def test_training_against_the_perfect_player_cuts_losses() -> None:
     time (at most 0 losses at the end, over 100 at the start), so a false alarm is below 0.3%."""
     menace = Menace(CHALLENGE, rng=random.Random(2024))
     record = play_games(menace, [perfect_opponent()], 5_000)
-    first, last = record.results[:1000].count(Outcome.LOSS), record.results[-1000:].count(Outcome.LOSS)
+    first = record.results[:1000].count(Outcome.LOSS)
+    last = record.results[-1000:].count(Outcome.LOSS)
     assert last < first
     assert record.results.count(Outcome.WIN) == 0  # nobody beats the perfect player
     assert_sound(menace)
@@ -58,7 +59,7 @@ def test_each_result_moves_the_opening_box_as_the_challenge_rules_say() -> None:
 
 
 def test_a_pool_is_played_in_turn() -> None:
-    """Game g is against pool[g % 2]: MENACE never wins the perfect player's games, often the others."""
+    """Game g is against pool[g % 2]: MENACE never wins the perfect player's games, often others."""
     menace = Menace(CHALLENGE, rng=random.Random(3))
     record = play_games(menace, [perfect_opponent(), random_opponent()], 2_000)
     assert Outcome.WIN not in record.results[0::2]
@@ -93,7 +94,7 @@ def test_menace_as_o_never_beats_the_perfect_player_and_fills_its_own_boxes() ->
 
 
 def test_an_empty_box_is_recorded_in_the_game_it_was_met() -> None:
-    """Michie's rules with one bead per distinct move: against perfect play the first box runs dry."""
+    """Michie's rules, one bead per distinct move: against perfect play the first box runs dry."""
     from dataclasses import replace
 
     menace = Menace(replace(MICHIE, initial_beads=(1, 1, 1, 1)), rng=random.Random(0))
@@ -112,7 +113,8 @@ def test_opponent_names_are_checked() -> None:
 
 
 def test_a_curve_counts_every_game_and_its_windows_add_up() -> None:
-    results = [bytes([Outcome.WIN, Outcome.DRAW, Outcome.LOSS, Outcome.WIN]), bytes([Outcome.LOSS, Outcome.LOSS, Outcome.DRAW, Outcome.WIN])]
+    results = [bytes([Outcome.WIN, Outcome.DRAW, Outcome.LOSS, Outcome.WIN]),
+               bytes([Outcome.LOSS, Outcome.LOSS, Outcome.DRAW, Outcome.WIN])]
     curve = curve_from_results(results, [bytes(4), bytes([0, 1, 0, 0])])
     assert (curve.wins, curve.draws, curve.losses) == ((1, 0, 0, 2), (0, 1, 1, 0), (1, 1, 1, 0))
     assert curve.mean("win") == [0.5, 0.25, 1 / 6, 0.375]

@@ -1,4 +1,4 @@
-"""The vectorised engine against the plain rules: its draws, its bookkeeping, its counts and its bands."""
+"""The vectorised engine against the plain rules: its draws, bookkeeping, counts and bands."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def test_beads_are_drawn_in_exact_proportion_to_their_counts(games: int) -> None
 
 
 @pytest.mark.parametrize("player", [X, O])
-def test_each_slot_holds_the_beads_of_its_square_and_leads_where_that_square_does(player: str) -> None:
+def test_each_slot_holds_the_beads_of_its_square_and_leads_where_that_square_does(
+        player: str) -> None:
     me = _Population(MICHIE, player, 3, 10)  # 4, 3, 2 and 1 beads a move: slots tell apart
     table = box_table(player)
     start = me.beads()

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 from fixture_folders import PROGRAM, ROOT, SHARED, SUBMISSIONS, assemble
+from live import judge_process
 
 pytestmark = pytest.mark.e2e
 
@@ -97,11 +98,11 @@ FIXTURES = fixtures()
 
 def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
-    """The judge's machine-readable result for a fixture, on the given or the fixture's transport."""
+    """The judge's machine-readable result for a fixture, on the given or its own transport."""
     if fixture.runtime not in ("python", "python3") and shutil.which(fixture.runtime) is None:
         pytest.skip(f"{fixture.runtime} is not installed")
     result = tmp_path / "result.json"
-    command = [sys.executable, "-m", "judge", "--games", str(fixture.games),
+    command = ["--games", str(fixture.games),
                "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
                "--idle-limit", IDLE_LIMIT if fixture.verdict == "idle" else LOADED_IDLE_LIMIT,
                "--grace", GRACE]
@@ -109,8 +110,7 @@ def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
     if transport:
         command += ["--transport", transport]
     command.append(str(assemble(fixture.folder, tmp_path / fixture.folder.name)))
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
-                         timeout=JUDGE_TIMEOUT, check=False)
+    run = judge_process(*command, timeout=JUDGE_TIMEOUT)
     assert run.returncode in (0, 1), f"judge exit status {run.returncode}:\n{run.stderr[-2000:]}"
     report: dict[str, object] = json.loads(result.read_text())
     assert run.returncode == (report["verdict"] != "accepted"), report
@@ -157,12 +157,18 @@ def hinted_faults() -> set[str]:
             for name in re.findall(r'"([\w-]+)"', group)}
 
 
+def shrunk_faults() -> set[str]:
+    """The faults tests/test_shrink.py judges and shrinks."""
+    text = (ROOT / "tests" / "test_shrink.py").read_text()
+    return set(re.findall(r'(?:faulty\(|\(")([\w-]+)"', text)) & known_faults()
+
+
 def test_every_fault_is_known_to_the_program_and_used_by_a_fixture() -> None:
     """No manifest names a fault the program lacks, and no fault of the program is left unjudged
-    (by a fixture, or by the test of a hint)."""
+    (by a fixture, by the test of a hint, or by a test of shrinking)."""
     known = known_faults()
     used = {fault for manifest in SUBMISSIONS.glob("*/*/submission.toml")
-            for fault in faults_of(manifest)} | hinted_faults()
+            for fault in faults_of(manifest)} | hinted_faults() | shrunk_faults()
     branches = {node.args[0].value for node in ast.walk(ast.parse(PROGRAM.read_text()))
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fault"
                 and isinstance(node.args[0], ast.Constant)}
@@ -214,7 +220,8 @@ SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("fixture,seed", SEEDED,
-                         ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name for f, seed in SEEDED])
+                         ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name
+                              for f, seed in SEEDED])
 def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
     """The judge gives the fixture the verdict of its folder, and its expected check."""
     report = judge(fixture, tmp_path, seed=seed)

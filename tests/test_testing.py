@@ -54,7 +54,8 @@ class WinWithoutReward(Menace):
 
 
 @given(st.integers(min_value=0, max_value=9), st.data())
-def test_positions_after_k_moves_have_k_marks_and_are_reachable(k: int, data: st.DataObject) -> None:
+def test_positions_after_k_moves_have_k_marks_and_are_reachable(k: int,
+                                                                data: st.DataObject) -> None:
     board = data.draw(positions(moves=k))
     assert 9 - board.count(EMPTY) == k
     assert board.count("X") - board.count("O") in (0, 1)

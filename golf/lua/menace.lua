@@ -1,10 +1,3 @@
-S={}for i=0,71 do k=S[i-9]S[i]=i<9 and i or i//9%2>0 and k%3*3+k//3 or k+2-k%3*2 end
-B,L,v,d,C,R={},{},0,0,{[0]="X","-","O"},math.random
-function Q()n=0 z=F for k=71,0,-1 do v=v*3+b:byte(S[k]+1)%11 d=d+(k%9%4<1 and v%3 or 0)z=z or k%3<1 and v%27%26<1 if k%9<1 then z=z or d%6<1 if v>n then n=v m=k-1 end v=0 d=0 end end end
-function G(n)b=""s=0 for k=0,8 do c=C[n%3]b=b..c s=s+c:byte()n=n//3 end Q()end
-for i=0,2e4 do G(i)B[i]=b:find"-"if n==i and not z and s%106%29<1 then L[b]=i end end
-for _=1,io.read"n"do print"new game"G(9841)H={}i=0
-repeat if i%2>0 then io.flush()c=io.read"n"else t=B[n]..""for _=#t*3+1,3 do repeat k=R(9)until b:byte(S[m+k]+1)<50 t=t..k end B[n]=t r=R(#t)H[n]=t:sub(r,r)c=S[m+H[n]]end
-b=b:sub(1,c)..C[i%2*2]..b:sub(c+2)print(b)Q()i=i+1 until z or i>8
-for j,e in pairs(H)do B[j]=B[j]:gsub(e,e:rep(z and i%2*2 or 1),1)end
-for l,i in pairs(L)do print(l,B[i])end end
+B,R={},math.random
+function L(b)if#b<9 then for c=-1,1 do L(b..c%9)end else m="9"s=b.."012345678"for i=1,8 do s=s:gsub(("(.)"):rep(i%2*6+3),i%2>0 and"%9%6%3%8%5%2%7%4%1"or"%3%2%1")m=(s:find"^.?([18])..%1..%1"or s:find"^([18])...%1...%1")and""or s<m and s or m end l=m:sub(1,9)if l:find"0"then s=B[l]or" "for _=#s*3-2,3 do repeat k=R(9)until l:byte(k)<49 s=s..k end B[l]=s return 1 end end end L""for _=1,io.read()do print"new game"b=("0"):rep(9)x=8 H={}while L(b)do x=9-x r=R(2,#s)e=s:sub(r,r)B[l]=s..e H[l]=e c=x>1 and io.read()or m:sub(9+e,9+e)b=b:sub(1,c)..x..b:sub(c+2)print(b)end
+for l,s in pairs(B)do B[l]=s:gsub(H[l]or"","",m>"0"and 1 or x//4)_=l:find"0.*0"and l%9<1 and print(l..B[l])end end

@@ -150,7 +150,8 @@ def _box_change_ok(before: Counts, after: Counts, squares: frozenset[Cell], outc
     return False
 
 
-def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome, refill: RefillRule) -> str:
+def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome,
+                     refill: RefillRule) -> str:
     """What SPEC 5 says a drawn box becomes, in words."""
     names = "/".join(str(s) for s in sorted(squares))
     refilled_from = 1 if refill is RefillRule.ON_EMPTY else 0
@@ -183,7 +184,8 @@ def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
 
 
 def learning_labelled(before: Boxes, after: Boxes, draws: Sequence[Draw], outcome: Outcome,
-                      refill: RefillRule, place: Place, changed: frozenset[Board] | None = None) -> Failure | None:
+                      refill: RefillRule, place: Place,
+                      changed: frozenset[Board] | None = None) -> Failure | None:
     """Check 6 for labelled dumps: only the boxes drawn from change, each as SPEC 5 says.
 
     `changed`, when given, names every box whose line differs: the others are equal.
@@ -408,6 +410,7 @@ def exit_(ending: Ending, finished: bool, place: Place) -> Failure | None:
         return Failure(Check.EXIT, place, "the last dump, then exit",
                        f"it exited with status 0 before the end, {place.within}")
     if ending.leftovers:
+        left = plural(ending.leftovers, "process", "processes")
         return Failure(Check.EXIT, place, "nothing left running after the exit",
-                       f"it left {plural(ending.leftovers, 'process', 'processes')} running after it exited")
+                       f"it left {left} running after it exited")
     return None

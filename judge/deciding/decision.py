@@ -80,7 +80,7 @@ class Decision:
     got: str = ""
     evidence: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
-    """The likely fixes, shown after the facts (judge/deciding/hints.py adds those of the whole run)."""
+    """The likely fixes, shown after the facts (judge/deciding/hints.py adds the whole run's)."""
 
     def line(self) -> str:
         """The verdict as printed on the report's last line."""
@@ -184,8 +184,8 @@ def decide(facts: Facts) -> Decision:
     if facts.stall is not None:
         stall = facts.stall
         return Decision(Verdict.IDLE, checks.interactive(stall.waiting_for_input),
-                        f"it printed nothing for {stall.waited:.1f} s, using {stall.cpu_seconds:.1f}"
-                        f" s of CPU: {stall.reading}",
+                        f"it printed nothing for {stall.waited:.1f} s, using "
+                        f"{stall.cpu_seconds:.1f} s of CPU: {stall.reading}",
                         stall.place)
     if not facts.finished:
         return Decision(Verdict.JUDGE_ERROR, None, "the run stopped without a reason",

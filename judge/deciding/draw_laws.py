@@ -1,4 +1,4 @@
-"""Laws a draw could follow instead of the SPEC's: by bead counts, and by a bead's place in an order.
+"""Laws a draw could follow instead of the SPEC's: by bead counts, by a bead's place in an order.
 
 A law gives each orbit present in the box (the squares the label's symmetries identify, named
 by the least of them) its chance of being drawn, in the order of `present`, the orbits present
@@ -136,7 +136,7 @@ def place_laws(order: Order, present: Order, first: int = 1, last: int = 1) -> t
 
 def place_ratios(places: Sequence[int], n: int, first: int = 1,
                  last: int = 1) -> tuple[float, ...]:
-    """Each place law's likelihood ratio for a draw whose orbit has these places (ascending) among n.
+    """Each place law's likelihood ratio for a draw whose orbit has these places (ascending) of n.
 
     The same as `place_laws` gives, over the SPEC's chance, computed for the one orbit drawn.
     """

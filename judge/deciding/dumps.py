@@ -182,8 +182,8 @@ def _read_whole(texts: list[str], reader: BoxReader,
         printed_lines[reading.label] = text
     if len(texts) != BOX_COUNT:
         return _miscounted(texts, boxes, labelled, place)
-    return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts), tuple(texts),
-                          readings=readings)
+    return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts),
+                             tuple(texts), readings=readings)
 
 
 def _miscounted(texts: list[str], boxes: Boxes, labelled: bool,
@@ -225,8 +225,9 @@ def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,
         allowed = len(draws) if outcome is Outcome.LOSS else 0
         if empty <= allowed:
             return None
-        return Failure(Check.DUMP, place, f"at most {plural(allowed, 'empty box', 'empty boxes')}: only a lost game "
-                       "empties a box, one per bead it drew", f"{empty} empty boxes")
+        most = plural(allowed, "empty box", "empty boxes")
+        return Failure(Check.DUMP, place, f"at most {most}: only a lost game empties a box, one "
+                       "per bead it drew", f"{empty} empty boxes")
     drawn = {draw.label for draw in draws}
     for label, counts in dump.boxes.items():
         if not any(counts) and (label not in drawn or outcome is not Outcome.LOSS):

@@ -1,4 +1,5 @@
-"""E-detectors: evidence against the SPEC's law that keeps its false-alarm rate, whenever a fault starts.
+"""E-detectors: evidence against the SPEC's law that keeps its false-alarm rate, whatever the
+game a fault starts at.
 
 A statistical check sees, one at a time, observations the SPEC gives a law to (a draw, the beads
 of a refill). For each of its alternative laws `a` it bets on observation i the smoothed
@@ -17,8 +18,9 @@ already a mixture with the SPEC's. Its evidence after the observations of games 
 
 a mixture, over the alternatives (each with its share pi(a), the shares summing to 1) and over
 the game k at which a fault starts, of each alternative's likelihood ratio since game k; the start
-games still to come, and what the weights leave of 1, have bet nothing yet. The weights sum to at most 1: the sum of 1 / ((k + 1) ln(k + 1)^2) over
-k < 10^6 is 2.1097..., and the rest is below the integral of 1 / (x ln(x)^2) from 10^6, 1 / ln(10^6).
+games still to come, and what the weights leave of 1, have bet nothing yet. The weights sum to at
+most 1: the sum of 1 / ((k + 1) ln(k + 1)^2) over k < 10^6 is 2.1097..., and the rest is below the
+integral of 1 / (x ln(x)^2) from 10^6, 1 / ln(10^6).
 
 **The bound.** Under the SPEC, given everything before observation i (the program's earlier
 output, the judge's opponent and its random numbers included),
@@ -33,9 +35,9 @@ P(E >= 1/alpha at some point) <= alpha. A check that rejects once its evidence r
 any number of games, and may reject at the first game where the bound is crossed.
 
 **The cost of not knowing when.** E >= pi(a) w(k) L_a(k..), so a fault that starts at game k is
-caught once its alternative's likelihood ratio since game k reaches 1 / (alpha pi(a) w(k)): log(1/w(k))
-nats, 0.7 for game 1, 9.0 for game 150, 11.5 for game 1,000, and the evidence gathered for the
-SPEC before game k does not count against it.
+caught once its alternative's likelihood ratio since game k reaches 1 / (alpha pi(a) w(k)):
+log(1/w(k)) nats, 0.7 for game 1, 9.0 for game 150, 11.5 for game 1,000, and the evidence gathered
+for the SPEC before game k does not count against it.
 
 **The computation** (Shiryaev-Roberts' recursion, O(K) per observation): for each alternative, A_a
 is the part of the mixture whose start game has come. When observations of game g arrive, the
@@ -88,7 +90,7 @@ def _log_add(a: float, b: float) -> float:
 
 def moments(law: Sequence[float], spec: Sequence[float],
             smoothing: float = SMOOTHING) -> Moments:
-    """The mean and variance of the log bet on one observation drawn by `law` (the SPEC's: `spec`)."""
+    """Mean and variance of the log bet on one observation drawn by `law` (the SPEC's: `spec`)."""
     mean = square = 0.0
     for q, p in zip(law, spec, strict=True):
         if q > 0:
@@ -142,7 +144,7 @@ class Evidence:
 
     @property
     def log_evidence(self) -> float:
-        """Log of the alternatives' evidence, mixed by their shares (an e-detector under the SPEC)."""
+        """Log of the alternatives' evidence, mixed by their shares (an e-detector, the SPEC's)."""
         if not self.log_values:
             return 0.0
         top = max(self.log_values)

@@ -1,5 +1,5 @@
-"""One judged run, start to verdict: the program started (judge/running/launch.py, the one place that
-starts it), played by the referee, ended, its facts gathered and the verdict decided."""
+"""One judged run, start to verdict: the program started (judge/running/launch.py, the one place
+that starts it), played by the referee, ended, its facts gathered and the verdict decided."""
 
 from __future__ import annotations
 

@@ -13,9 +13,11 @@ from reference.solver import best_moves
 from judge.terms.boxes import label_of, needs_box
 from judge.terms.options import OpponentKind
 
-MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4), (OpponentKind.PERFECT, 2))
+MIXED_WEIGHTS: Final = ((OpponentKind.COVERAGE, 4), (OpponentKind.RANDOM, 4),
+                        (OpponentKind.PERFECT, 2))
 """How often the mixed opponent picks each kind for a game: out of 10."""
-HUNTING_WEIGHTS: Final = ((OpponentKind.COVERAGE, 5), (OpponentKind.RANDOM, 3), (OpponentKind.PERFECT, 2))
+HUNTING_WEIGHTS: Final = ((OpponentKind.COVERAGE, 5), (OpponentKind.RANDOM, 3),
+                          (OpponentKind.PERFECT, 2))
 """The same while the run has few refills: more of the coverage opponent, which then hunts them."""
 FEW_REFILLS: Final = 0.1
 """Refills a game below which a run has few: then the coverage opponent hunts refills."""
@@ -85,7 +87,7 @@ class PerfectOpponent:
 
 
 class CoverageOpponent:
-    """Steers MENACE into nearly empty boxes (refills), then boxes not drawn from yet, else plays to win.
+    """Steers MENACE into nearly empty boxes (refills), then new boxes, else plays to win.
 
     While the run has few refills it hunts them instead of new boxes: after the nearly empty
     boxes, it plays to win into the box with the fewest beads, so that MENACE's losses drain

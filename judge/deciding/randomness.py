@@ -1,17 +1,17 @@
 """The statistical checks of SPEC section 5's randomness: where draws go, and where refill beads go.
 
 Each check bets, observation by observation, on alternative laws against the SPEC's and rejects
-once its evidence reaches 1 / FALSE_ALARM: an e-detector (`judge.deciding.evidence`, where the bound is
-proved) whose false-alarm rate is at most FALSE_ALARM per run however long the run, and which
+once its evidence reaches 1 / FALSE_ALARM: an e-detector (`judge.deciding.evidence`, where the bound
+is proved) whose false-alarm rate is at most FALSE_ALARM per run however long the run, and which
 catches a fault that starts late about as fast as one present from the start.
 
 The bead-draws test (this module): every draw from a box whose beads the previous dump showed,
 against drawing one bead uniformly (each orbit of the label's symmetries by its share of the
-beads). Alternatives (`judge.deciding.draw_laws`): chance by a power of the bead counts; a bead's place in
-three orders of the box's beads, by square, as printed and by age (`judge.deciding.bead_ages`): never or
-always the first or last, a half favoured 30% of the time, a slope; the box's last draw again;
-and the previous game's places again (a generator reseeded alike at every game). The refill test
-is in `judge.deciding.refill_law`.
+beads). Alternatives (`judge.deciding.draw_laws`): chance by a power of the bead counts; a bead's
+place in three orders of the box's beads, by square, as printed and by age
+(`judge.deciding.bead_ages`): never or always the first or last, a half favoured 30% of the time, a
+slope; the box's last draw again; and the previous game's places again (a generator reseeded alike
+at every game). The refill test is in `judge.deciding.refill_law`.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class Shortfall:
 
 
 def first_settings(settings: Settings) -> Settings:
-    """The settings of a thorough judgement's first run: its share of false alarms, powers measured."""
+    """A thorough judgement's first run's settings: its share of false alarms, powers measured."""
     return replace(settings, false_alarm=FALSE_ALARM / RUNS, measure_power=True)
 
 

@@ -40,7 +40,8 @@ class Symbols:
     def declared(x: str = "", o: str = "", empty: str = "") -> Symbols:
         """The default symbols of SPEC 8, each replaced by the declared one where given."""
         table: dict[str, str] = {}
-        for chars, mark in ((x or DEFAULT_X, X), (o or DEFAULT_O, O), (empty or DEFAULT_EMPTY, EMPTY)):
+        for chars, mark in ((x or DEFAULT_X, X), (o or DEFAULT_O, O),
+                            (empty or DEFAULT_EMPTY, EMPTY)):
             for char in chars:
                 table[char] = mark
         return Symbols(table)

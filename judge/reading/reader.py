@@ -225,7 +225,8 @@ class Reader:
         decides whether the empty box is allowed (only under the on-draw reading).
         """
         cells = read_cells(text, self.symbols)
-        return cells is not None and len(cells) == 9 and needs_box(cells) and cells.count(EMPTY) >= 3
+        return (cells is not None and len(cells) == 9 and needs_box(cells)
+                and cells.count(EMPTY) >= 3)
 
     @contextmanager
     def dump(self) -> Iterator[None]:

@@ -105,8 +105,8 @@ def scratch(disk_mb: int | None, cwd: Path | None) -> list[str]:
 
 def copied_in(folder: Path, keep: list[int]) -> list[str]:
     """Arguments that copy the working folder's entries into its tmpfs; the descriptors they
-    read from are appended to `keep`. The folder is the judge's own copy (judge/running/workspace.py):
-    its links stay inside it and are made again as links."""
+    read from are appended to `keep`. The folder is the judge's own copy
+    (judge/running/workspace.py): its links stay inside it and are made again as links."""
     args: list[str] = []
     for here, dirs, files in os.walk(folder):
         dirs.sort()

@@ -1,7 +1,7 @@
 """What the referee needs of a running program: a channel of lines, each read with a time limit.
 
-A live `judge.running.session.Session` is one; a test can be another (a transcript played back), with
-no subprocess. Every answer comes back as a value: a line, or why there is none.
+A live `judge.running.session.Session` is one; a test can be another (a transcript played back),
+with no subprocess. Every answer comes back as a value: a line, or why there is none.
 """
 
 from __future__ import annotations

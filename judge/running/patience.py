@@ -95,12 +95,14 @@ class Patience:
         """True when the program's memory is past a quarter of its limit."""
         return self.memory_limit is not None and progress.memory_bytes * 4 > self.memory_limit
 
-    def wait(self, program: Watched, *, idle_seconds: float | None = None) -> str | NoLine | Silence:
+    def wait(self, program: Watched, *,
+             idle_seconds: float | None = None) -> str | NoLine | Silence:
         """The next line (or why the output ended), or the silence that ended the wait."""
         def step(timeout: float) -> str | NoLine | None:
             got = program.read_line(timeout)
             return None if got is TIMEOUT else got
-        return self._watch(program, step, self.idle_seconds if idle_seconds is None else idle_seconds)
+        return self._watch(program, step,
+                           self.idle_seconds if idle_seconds is None else idle_seconds)
 
     def wait_exit(self, program: Watched, grace: float) -> Silence | None:
         """None once the program has ended; else the silence that ended the wait (it went on

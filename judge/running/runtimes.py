@@ -46,14 +46,18 @@ SEARCH_PATH: Final = "/usr/local/bin:/usr/bin:/bin"
 """Where runtimes are looked for first; then on the judge's own PATH."""
 DISTRIBUTION: Final = "menace-golf"
 """The judge's own distribution (pyproject.toml's name): nothing it installed is shown."""
-NOT_INSTALLED: Final = b'raise ModuleNotFoundError(f"No module named {__name__!r}", name=__name__)\n'
+NOT_INSTALLED: Final = (b'raise ModuleNotFoundError(f"No module named {__name__!r}", '
+                        b'name=__name__)\n')
 """The one module of a judge's package inside the sandbox: importing it fails as if the judge
 were not installed, as it does where an editable install's hooks are covered."""
 
 
 def python() -> Path:
-    """The judge's own Python: the interpreter `python3` means in a command."""
-    return Path(sys.executable)
+    """The judge's own Python: the interpreter `python3` means in a command, in its real
+    folder (the judge may be started as `../venv/bin/python`, or through a link to a folder)
+    but under its own name (a virtualenv's is a link to the Python it was made from)."""
+    folder, name = os.path.split(sys.executable)
+    return Path(os.path.realpath(folder)) / name
 
 
 def search_path() -> str:
@@ -185,8 +189,8 @@ def judge_installed(folders: Iterable[Path]) -> tuple[set[Path], set[Path]]:
 def _virtualenv() -> list[Path]:
     """What of the judge's virtualenv a contained program needs, if the judge runs from one:
     its folder, or where that is too wide (a home folder, the project), its parts."""
-    prefix = Path(sys.prefix)
-    if prefix == Path(sys.base_prefix):
+    prefix = Path(os.path.realpath(sys.prefix))
+    if prefix == Path(os.path.realpath(sys.base_prefix)):
         return []
     if not _too_wide(prefix):
         return [prefix]
@@ -205,7 +209,7 @@ def _outermost(paths: Iterable[Path]) -> set[Path]:
 def python_view() -> View:
     """What of the judge's Python a contained program sees: its installation, its virtualenv
     and its user's packages, with the judge's own code among them covered."""
-    interpreters = {sys.executable, getattr(sys, "_base_executable", "") or sys.executable}
+    interpreters = {str(python()), getattr(sys, "_base_executable", "") or sys.executable}
     roots = [root for program in interpreters if (root := install_root(program)) is not None]
     user = user_site()
     shown = _outermost([*roots, *_virtualenv(), *([user] if user is not None else [])])

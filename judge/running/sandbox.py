@@ -8,13 +8,13 @@ Theory of operation. Under `full`, a run is these processes:
    a starter shell joins the run's control groups (judge/running/cgroups.py) and `prlimit` sets the
    per-process limits before they exec it, so that everything after it is counted against
    the run's caps, and no Python code runs between fork and exec; it builds new pid, mount,
-   network, ipc, uts and cgroup namespaces (judge/running/bwrap.py builds the world inside), and exits
-   with the warden's status as soon as the warden exits;
+   network, ipc, uts and cgroup namespaces (judge/running/bwrap.py builds the world inside), and
+   exits with the warden's status as soon as the warden exits;
 3. bwrap's init, pid 1 of the new pid namespace, with a parent-death signal too: it dies with
    the keeper, and when it dies the kernel kills every process left in the namespace; when
    the judge is root it stays root, out of the program's reach;
-4. the warden (judge/running/warden.py), a few lines of `sh` (pid 2) run from an execute-only copy of
-   the shell, so it is not dumpable: the program can neither trace it nor take its
+4. the warden (judge/running/warden.py), a few lines of `sh` (pid 2) run from an execute-only copy
+   of the shell, so it is not dumpable: the program can neither trace it nor take its
    descriptors (`ptrace`, `pidfd_getfd`, `/proc/PID/fd`). It is deaf to the signals it can
    catch, an unprivileged user in a user namespace of its own: uid 65534 (`setpriv`, then
    `unshare --user`) when the judge is root, the judge's own uid mapped by bwrap otherwise;
@@ -84,7 +84,7 @@ class SandboxError(RuntimeError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one run; None means no limit (the judge's defaults: judge.terms.options)."""
+    """Resource limits of one run, None for no limit (the judge's defaults: judge.terms.options)."""
 
     cpu_seconds: int | None = None
     """CPU time of the whole tree (and of each process, as a backstop)."""

@@ -128,7 +128,7 @@ class Session:
         return True
 
     def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next line of output, or EOF, TIMEOUT (no output at all for `timeout` s) or OUTPUT_LIMIT."""
+        """The next line of output; EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
         output = self.output
         if output.lines:
             return output.lines.popleft()
@@ -294,7 +294,7 @@ class Session:
     # -- ending --------------------------------------------------------------------------
 
     def close(self) -> Ending:
-        """Kill whatever is left of the program's processes, verify they are gone, and say how it ended."""
+        """Kill what is left of the program's processes, verify they are gone: how it ended."""
         if not self._poll_exit():
             self.killed_by_judge = True
             self._kill_group()

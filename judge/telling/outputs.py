@@ -7,10 +7,14 @@ link that leads to one or to an open descriptor (`/dev/stdout`, `/dev/fd/3`), is
 through and never replaced: it is where the user sends the output. `-` names the standard
 output. Replays that the user did not name go to a private folder of the user's own (mode
 0700), each under a new, unique name.
+
+The standard output may be read by a program that stops early (`| head -1`): what the judge
+prints after that goes nowhere, and the judge carries on to its verdict and its exit status.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import tempfile
@@ -25,6 +29,46 @@ STDOUT: Final = "-"
 """The name that stands for the standard output."""
 MOST_LINKS: Final = 40
 """Links followed at most from a name to what it names, as the kernel does."""
+
+
+class ReaderMayLeave(io.TextIOWrapper):
+    """Standard output read through a pipe whose reader may stop reading: from then on, what
+    is written goes to /dev/null."""
+
+    def write(self, text: str) -> int:
+        """Write the text, or drop it once the reader has gone."""
+        try:
+            return super().write(text)
+        except BrokenPipeError:
+            self._reader_gone()
+            return len(text)
+
+    def flush(self) -> None:
+        """Flush, or drop what is left once the reader has gone."""
+        try:
+            super().flush()
+        except BrokenPipeError:
+            self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        """Send the rest of the output, and what is still buffered, to /dev/null."""
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, self.fileno())
+        os.close(nowhere)
+
+
+def reader_may_leave(stream: TextIO) -> TextIO:
+    """The standard output, as a stream that drops what is written once the pipe it feeds is
+    closed (any other stream as it is)."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):  # not a file: a test's capture, say
+        return stream
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)) or not isinstance(stream, io.TextIOWrapper):
+        return stream
+    stream.flush()
+    return ReaderMayLeave(stream.buffer, encoding=stream.encoding, errors=stream.errors,
+                          line_buffering=stream.line_buffering)
 
 
 class OutputError(OSError):
@@ -133,14 +177,15 @@ def _write_all(handle: int, text: str) -> None:
 
 
 def private_folder() -> Path:
-    """The user's own folder for replays, made with mode 0700; refused if anyone else could use it."""
+    """The user's own folder for replays, mode 0700; refused if anyone else could use it."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     folder = Path(cache) / "menace-judge" / "replays"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)
     except OSError as error:
-        raise OutputError(f"cannot make the replay folder {str(folder)!r}: {error.strerror}") from None
+        raise OutputError(f"cannot make the replay folder {str(folder)!r}: "
+                          f"{error.strerror}") from None
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise OutputError(f"the replay folder {str(folder)!r} is not private to you (a folder of "
                           "yours with mode 0700): use --save-replay FILE")
@@ -155,6 +200,7 @@ def default_replay_path(name: str, seed: int) -> Path:
         handle, path = tempfile.mkstemp(prefix=f"replay-{safe[:NAME_CHARACTERS]}-{seed}-",
                                         suffix=".json", dir=folder)
     except OSError as error:
-        raise OutputError(f"cannot make a replay file in {str(folder)!r}: {error.strerror}") from None
+        raise OutputError(f"cannot make a replay file in {str(folder)!r}: "
+                          f"{error.strerror}") from None
     os.close(handle)
     return Path(path)

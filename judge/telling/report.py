@@ -99,8 +99,8 @@ def _used(ending: Ending | None) -> str:
 
 
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
-    """A statistical test as a JSON-ready dictionary: the log evidence per alternative, its likeliest
-    start game, and its power when measured."""
+    """A statistical test as a JSON-ready dictionary: the log evidence per alternative, its
+    likeliest start game, and its power when measured."""
     found: dict[str, Any] = {
         "observations": evidence.observations, "log_evidence": evidence.log_evidence,
         "passed": evidence.passed, "threshold": evidence.threshold,

@@ -40,7 +40,7 @@ def label_of(board: Board) -> tuple[Board, Symmetry]:
 
 @cache
 def box_labels() -> tuple[Board, ...]:
-    """The canonical labels of the 304 boxes, in sorted order, found by playing from the empty board."""
+    """The canonical labels of the 304 boxes, sorted, found by playing from the empty board."""
     seen = {EMPTY_BOARD}
     frontier = [EMPTY_BOARD]
     labels = []

@@ -207,7 +207,8 @@ def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, A
             except ValueError as error:
                 raise ManifestError(f"seed_args{where}: {error} in {text!r}") from None
         elif name == "memory_mb":
-            table[name] = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else text
+            whole = text.isascii() and text.isdigit() and len(text) < 10
+            table[name] = int(text) if whole else text
         else:
             table[name] = text
     return table
@@ -240,7 +241,8 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
     """The manifest a table holds (TOML's, or declarations'), every value checked."""
     command = _strings(table, "command")
     if not command:
-        raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, got {table.get('command')!r}")
+        raise ManifestError(f"{MANIFEST_NAME} needs a non-empty command, "
+                            f"got {table.get('command')!r}")
     memory = table.get("memory_mb", 0)
     low, high = options.MEMORY_RANGE_MB
     if type(memory) is not int or not (memory == 0 or low <= memory <= high):

@@ -133,8 +133,8 @@ def parse_replay(text: str) -> Replay:
     return Replay(
         seed=_whole(data, "seed", 0, options.MAX_SEED), games=games,
         opponent=_choice(data, "opponent", OpponentKind),
-        transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)}, "transport",
-                          Transport),
+        transport=_choice({"transport": data.get("transport", options.TRANSPORT.value)},
+                          "transport", Transport),
         moves=_moves(data, games), submission=submission, command=command, files=files,
     )
 

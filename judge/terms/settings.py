@@ -10,7 +10,7 @@ from judge.terms.options import FALSE_ALARM, OpponentKind, SandboxPolicy, Transp
 
 @dataclass(frozen=True)
 class Settings:
-    """How to judge: games, seed, opponent, transport and limits; every default from judge.terms.options."""
+    """How to judge: games, seed, opponent, transport, limits (defaults: judge.terms.options)."""
 
     games: int = options.GAMES
     seed: int = 1

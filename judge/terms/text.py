@@ -24,7 +24,9 @@ def printable(text: str, width: int | None = None) -> str:
 def _escaped(character: str) -> str:
     """A character that is not printable, as an escape: \\x1b, \\u200b."""
     code = ord(character)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def plural(count: int, noun: str, nouns: str = "") -> str:

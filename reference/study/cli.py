@@ -1,4 +1,4 @@
-"""`python -m reference train|evaluate|boxes`: train MENACE against other players, measure it, draw it."""
+"""`python -m reference train|evaluate|boxes`: train MENACE against others, measure it, draw it."""
 
 from __future__ import annotations
 
@@ -238,14 +238,17 @@ def empty_box_report(curve: Curve, rules: Rules, player: str, menace: Menace | N
     first = next(g for g, n in enumerate(curve.empty_boxes) if n) + 1
     who = "MENACE" if curve.learners == 1 else f"the {curve.learners:,} MENACEs"
     menace = menace if curve.learners == 1 else None
-    lines = [f"A box ran dry: {who} found a box with no beads {met:,} times, first in game {first:,}."]
+    lines = [f"A box ran dry: {who} found a box with no beads {met:,} times, first in game "
+             f"{first:,}."]
     if rules.empty_box is EmptyBox.RESIGN:
-        lines.append("Under the resign rule MENACE gave up each of those games: they count as losses.")
+        lines.append("Under the resign rule MENACE gave up each of those games: they count as "
+                     "losses.")
         then_x, then_o = ("resigns every game before it makes a move",
                           "resigns at once whenever X's opening leads to one of them")
     else:
         lines.append("MENACE then played a uniformly random legal move, drawing no bead.")
-        then_x, then_o = ("opens every game with a random move, and can no longer learn its opening",
+        then_x, then_o = ("opens every game with a random move, and can no longer learn its "
+                          "opening",
                           "plays a random move whenever X's opening leads to one of them")
     if menace is not None:
         counts = menace.counts()
@@ -256,13 +259,15 @@ def empty_box_report(curve: Curve, rules: Rules, player: str, menace: Menace | N
         dry = first_move_boxes_empty(menace)
         if dry and menace.player == X:
             lines.append(f"The first box ({dry[0]!r}, MENACE's first move) is empty: MENACE now "
-                         f"{then_x}. More beads in it (--beads) make this rarer, and learning slower.")
+                         f"{then_x}. More beads in it (--beads) make this rarer, and learning "
+                         "slower.")
         elif dry:
             lines.append(f"{len(dry)} of its boxes for its first move are empty "
                          f"({', '.join(map(repr, dry))}): MENACE now {then_o}.")
     elif curve.first_move_dry:
         lines.append(f"{curve.first_move_dry:,} of the {curve.learners:,} MENACEs ended with an "
-                     f"empty box for their first move: each now {then_x if player == X else then_o}.")
+                     f"empty box for their first move: each now "
+                     f"{then_x if player == X else then_o}.")
     return lines
 
 
@@ -362,14 +367,15 @@ def evaluate(options: argparse.Namespace, out: TextIO) -> int:
             iv = e.interval(result)
             cells.append(f"{iv.rate:6.1%} ({iv.low:5.1%}-{iv.high:5.1%})")
         odds = f"{e.odds.win:.3f}/{e.odds.draw:.3f}/{e.odds.loss:.3f}"
-        print(f"{e.opponent:>10}  {cells[0]:>22}  {cells[1]:>22}  {cells[2]:>22}  {odds:>19}", file=out)
+        print(f"{e.opponent:>10}  {cells[0]:>22}  {cells[1]:>22}  {cells[2]:>22}  {odds:>19}",
+              file=out)
     perfect = next((e for e in results if e.opponent == "perfect"), None)
     loss = exact_odds(menace, OPPONENTS["perfect"]()).loss
     played = (f"It lost {perfect.tally.losses:,} of {perfect.tally.games:,} games to the perfect "
               "player; " if perfect is not None else "")
     if loss == 0:
-        print(f"{played}it can never lose to it: every game its beads allow ends in a draw or better.",
-              file=out)
+        print(f"{played}it can never lose to it: every game its beads allow ends in a draw or "
+              "better.", file=out)
     else:
         print(f"{played}it can lose to it: the exact chance is {loss:.2%} a game.", file=out)
     if options.plot is not None:

@@ -1,4 +1,4 @@
-"""Learning curves: per game, how many learners won, drew and lost, with the spread between learners."""
+"""Learning curves: per game, how many learners won, drew and lost, and the spread between them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from itertools import accumulate, pairwise
 
 MEASURES = ("win", "draw", "loss", "score")
-"""The curves drawn: cumulative win, draw and loss rates, and Michie's score (wins + draws - losses)."""
+"""The curves drawn: cumulative win, draw and loss rates, Michie's score (wins + draws - losses)."""
 
 BAND = (0.1, 0.9)
 """The band around a mean curve: from the 10th to the 90th percentile of the learners."""
@@ -15,7 +15,7 @@ BAND = (0.1, 0.9)
 
 @dataclass(frozen=True)
 class Band:
-    """The spread of a measure between learners at some games: lowest and highest of the middle 80%."""
+    """A measure's spread between learners at some games: lowest and highest of the middle 80%."""
 
     games: tuple[int, ...]
     low: tuple[float, ...]
@@ -123,7 +123,8 @@ def curve_from_results(
     learners = len(results)
     if learners == 1:
         record = results[0]
-        return Curve(learners=1, wins=record.translate(ONE_OF[0]), draws=record.translate(ONE_OF[1]),
+        return Curve(learners=1, wins=record.translate(ONE_OF[0]),
+                     draws=record.translate(ONE_OF[1]),
                      losses=record.translate(ONE_OF[2]), empty_boxes=bytes(empty_boxes[0]),
                      bands={}, first_move_dry=first_move_dry)
     games = len(results[0]) if results else 0

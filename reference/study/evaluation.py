@@ -53,7 +53,8 @@ def wilson(successes: int, trials: int) -> Interval:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Interval(rate=p, low=min(p, max(0.0, centre - half)), high=max(p, min(1.0, centre + half)))
+    return Interval(rate=p, low=min(p, max(0.0, centre - half)),
+                    high=max(p, min(1.0, centre + half)))
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def exact_odds(menace: Menace, opponent: OpponentTable) -> Odds:
 def evaluate(
     menace: Menace, opponents: Sequence[str], games: int, *, seed: int | None = None,
 ) -> list[Evaluation]:
-    """Play a frozen copy of MENACE `games` games against each opponent; the boxes stay as they are."""
+    """Play a frozen copy of MENACE `games` games against each opponent, its boxes unchanged."""
     master = random.Random(seed)
     evaluations = []
     for name in opponents:

@@ -12,7 +12,7 @@ from reference.study.progress import Progress
 from reference.study.training import Training, opponent_sides
 
 NUMPY_FROM = 50
-"""The fewest learners for which 'auto' picks the vectorised engine: below, pure Python is faster."""
+"""The fewest learners for which 'auto' picks the vectorised engine (below, pure Python wins)."""
 
 
 def numpy_available() -> bool:
@@ -35,7 +35,7 @@ def train_learners(
     engine: str = "auto",
     progress: Progress | None = None,
 ) -> Curve:
-    """Train `learners` fresh MENACEs for `games` games each against the opponents in turn; their curve.
+    """The curve of `learners` fresh MENACEs, `games` games each against the opponents in turn.
 
     `engine` is 'numpy' (vectorised), 'python' (one MENACE after another) or 'auto' (numpy if
     installed and there are at least NUMPY_FROM learners). Each learner meeting `menace` in the

@@ -52,7 +52,7 @@ def positional_opponent() -> OpponentTable:
 
 @cache
 def defensive_opponent() -> OpponentTable:
-    """An opponent that completes its own line if it can, else blocks MENACE's, else plays at random."""
+    """An opponent that completes its line if it can, else blocks MENACE's, else plays at random."""
     graph = position_graph()
     rows: list[tuple[int, ...]] = []
     for board, children in zip(graph.boards, graph.children, strict=True):

@@ -1,4 +1,4 @@
-"""Pictures with matplotlib (the optional extra `plot`): learning curves, evaluations and the matchboxes."""
+"""Pictures with matplotlib (the extra `plot`): learning curves, evaluations and the matchboxes."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ class ProgressBar:
     """Games done out of `total`, drawn on `stream` as a bar with a rate, when `enabled`."""
 
     def __init__(
-        self, stream: TextIO, total: int, *, enabled: bool, interval: float = 0.1, delay: float = 0.5,
+        self, stream: TextIO, total: int, *, enabled: bool, interval: float = 0.1,
+        delay: float = 0.5,
     ) -> None:
         self.stream = stream
         self.total = max(total, 1)

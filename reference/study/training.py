@@ -1,4 +1,4 @@
-"""Training MENACE against opponents, other MENACEs or a pool of both, with every game's result kept."""
+"""Training MENACE against opponents, other MENACEs or a pool of both, each game's result kept."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ def parse_opponents(text: str, allowed: Sequence[str] | None = None) -> tuple[st
     names = tuple(name.strip().lower() for name in text.split(","))
     for name in names:
         if name not in choices:
-            raise UnknownOpponentError(f"unknown opponent {name!r}: choose from {', '.join(choices)}")
+            raise UnknownOpponentError(f"unknown opponent {name!r}: choose from "
+                                       f"{', '.join(choices)}")
     return names
 
 

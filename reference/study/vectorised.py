@@ -1,4 +1,4 @@
-"""Many MENACEs trained at once with numpy: game g of every learner played ply by ply, as counts of beads."""
+"""Many MENACEs trained at once with numpy: game g of all of them ply by ply, as bead counts."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def _graph_arrays() -> tuple[Ints, Ints]:
 
 
 def _padded(rows: Sequence[Sequence[int]]) -> Ints:
-    """Rows of positions as one array of 9 columns, a finished position (empty row) leading to itself,
-    every row padded by repeating itself, so that column `int(u * count)` is a uniform pick."""
+    """Rows of positions as one array of 9 columns, a finished position (empty row) leading to
+    itself, every row padded by repeating itself: column `int(u * count)` is a uniform pick."""
     table = np.zeros((len(rows) + POSITIONS_PLUS, 9), dtype=np.intp)
     table[len(rows):] = np.arange(len(rows), len(rows) + POSITIONS_PLUS)[:, None]
     for p, row in enumerate(rows):
@@ -146,7 +146,7 @@ class _Population:
         box_at = np.full(positions + POSITIONS_PLUS, boxes, dtype=np.intp)
         box_at[:positions] = [box if box >= 0 else boxes for box in table.box_at]
         self.row_at = box_at * k
-        """For each position, the first row of the box drawn from there (the sinks where the game is over)."""
+        """Each position's first row of the box drawn from there (sinks where the game is over)."""
         after = np.zeros((positions + POSITIONS_PLUS, 9), dtype=np.intp)
         after[:] = np.arange(positions + POSITIONS_PLUS)[:, None]  # a finished game stays put
         for p, row in enumerate(table.after_bead):
@@ -154,7 +154,7 @@ class _Population:
                 empties = table.label_empties[table.box_at[p]]
                 after[p, :len(empties)] = [row[square] for square in empties]
         self.after_flat = after.reshape(-1)
-        """For each position and slot (index p * 9 + slot), the position after the bead of that slot."""
+        """For each position and slot (index p * 9 + slot), the position after that slot's bead."""
         forced = np.arange(positions + POSITIONS_PLUS, dtype=np.intp)
         forced[:positions] = [f if f >= 0 else p for p, f in enumerate(table.forced)]
         self.forced = forced
@@ -203,7 +203,7 @@ class _Population:
             np.add(running[slot - 1], running[slot], out=running[slot])
         total = running[-1]
         dry_new = None
-        if not self.refill and not total.all():  # empty boxes, possible unless the rules refill them
+        if not self.refill and not total.all():  # empty boxes: possible unless the rules refill
             dry = np.flatnonzero(total == 0)
             self.empty_met += dry.size
             if self.resign:
@@ -228,13 +228,13 @@ class _Population:
         return new
 
     def _refill(self, rows: Ints, empty: int, rng: np.random.Generator) -> None:
-        """Put `refill_beads` beads into each of these rows, each in a random one of its `empty` slots."""
+        """Put `refill_beads` beads into each of these rows, each in a random one of its slots."""
         for _ in range(self.refill_beads):
             pick = (rng.random(rows.size) * empty).astype(np.intp)
             self.counts[rows, pick] += 1
 
     def forced_move(self, pos: Ints) -> Ints:
-        """The positions after every learner's forced move (one square left; a finished game stays)."""
+        """Positions after each learner's forced move (one square left; a finished game stays)."""
         forced: Ints = self.forced[pos]
         return forced
 
@@ -294,7 +294,7 @@ def train_vectorised(
     rules: Rules, player: str, opponents: Sequence[str], games: int, learners: int,
     seed: int | None, progress: Progress | None,
 ) -> Curve:
-    """Train `learners` fresh MENACEs for `games` games each, game g of every learner at once; their curve."""
+    """The curve of `learners` fresh MENACEs trained `games` games each, game g of all at once."""
     rng = np.random.Generator(np.random.SFC64(seed))  # draws uniforms faster than the default
     other = O if player == X else X
     me = _Population(rules, player, learners, games)

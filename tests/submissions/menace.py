@@ -5,7 +5,7 @@ every read, and `--seed N` for a reproducible run. Each box starts with 1 to 4 b
 empty square, at random. `--fault NAME` (given once or more) changes one behaviour each, as
 FAULTS lists: a fault the judge must catch, or a variation it must accept. The fixture folders
 under tests/submissions/ name theirs in their manifest's command; every change a fault makes is
-a branch under `fault("NAME")`.
+a branch under `fault("NAME")`. `--after N` is the last game before the after-game fault (30).
 """
 
 import os
@@ -33,6 +33,9 @@ FAULTS = frozenset({
     "draws-front-half", "draws-printed-first", "refills-pair-and-one",
     # faults whose reports carry a hint (tests/test_hints.py)
     "boxes-when-met", "beads-a-to-i", "misses-a-diagonal", "slow-start",
+    # faults that show late, or only in some positions, for the shrinker (tests/test_shrink.py)
+    "fourth-move", "after-refill", "one-symmetry", "one-diagonal", "after-game", "unseeded",
+    "unlucky-game",
 })
 
 
@@ -49,6 +52,8 @@ def chosen_faults(args):
 ARGS = sys.argv[1:]
 CHOSEN = chosen_faults(ARGS)
 SEED = int(ARGS[ARGS.index("--seed") + 1]) if "--seed" in ARGS else None
+AFTER = int(ARGS[ARGS.index("--after") + 1]) if "--after" in ARGS else 30
+"""The last game before the after-game fault."""
 
 
 def fault(name):
@@ -135,7 +140,8 @@ def first_beads(label, rng):
     """The beads a box starts with: 1 to 4 of each empty square, at random."""
     if fault("one-bead-boxes"):
         return [rng.choice(empty_squares(label))]
-    return [c for c in empty_squares(label) for _ in range(rng.randint(1, 4))]
+    beads = [c for c in empty_squares(label) for _ in range(rng.randint(1, 4))]
+    return [rng.choice(empty_squares(label))] if fault("after-refill") else beads
 
 
 class WhenMet(dict):
@@ -344,9 +350,15 @@ def menace_move(board, boxes, drawn, rng):
     if fault("refill-on-draw") and not beads:
         refill(beads, label, rng)
     bead = draw(beads, rng)
-    if not fault("refill-on-draw") and not beads:
+    emptied = not beads
+    if not fault("refill-on-draw") and emptied:
         refill(beads, label, rng)
-    drawn.append((label, bead))
+    learnt = bead
+    if fault("one-symmetry") and source == SYMMETRIES[1] and label.count(".") < 9:
+        learnt = source[bead]  # learnt in the board's frame, not the label's
+    marked = ((fault("after-refill") and emptied)
+              or (fault("one-diagonal") and board[2] == board[6] == "O"))
+    drawn.append((label, learnt, marked))
     if fault("hoards-memory"):
         HISTORY.extend(b"." * 10**8 for _ in range(100))
     if fault("illegal-menace-move") and board.count(".") == 7:
@@ -354,12 +366,23 @@ def menace_move(board, boxes, drawn, rng):
     return source[bead]
 
 
-def learn(boxes, drawn, result):
+def learn(boxes, drawn, result, rng, game, unlucky):
     """Put the drawn beads back: two each after a win, one after a draw, none after a loss."""
     copies = {"X": 1 if fault("learning-win") else 2, None: 0 if fault("learning-draw") else 1,
               "O": 1 if fault("learning-loss") else 0}[result]
-    for label, bead in drawn:
-        boxes[label].extend([bead] * copies)
+    if fault("unseeded") and result == "O" and rng.random() < 1 / 3:
+        copies = 1
+    if fault("unlucky-game") and unlucky:
+        copies = 1
+    for label, bead, marked in drawn:
+        here = copies
+        if fault("fourth-move") and label.count(".") == 3:
+            here = 1
+        if marked and (fault("one-diagonal") or result == "X"):
+            here = 1
+        boxes[label].extend([bead] * here)
+    if fault("after-game") and game > AFTER:
+        boxes["." * 9].append(0)
 
 
 def misbehave_at_start():
@@ -385,9 +408,10 @@ def print_menace_board(board):
         print(" " * 9999)
 
 
-def play_game(boxes, rng, first):
-    """One game, MENACE moving first; the beads are returned as the game's result says."""
-    if first or not fault("missing-new-game"):
+def play_game(boxes, rng, game, unlucky):
+    """Game number `game`, MENACE moving first; the beads are returned as its result says
+    (`unlucky`: a game the unlucky-game fault learns wrongly)."""
+    if game == 1 or not fault("missing-new-game"):
         print("new game")
     misbehave_at_start()
     board = "." * 9
@@ -407,7 +431,7 @@ def play_game(boxes, rng, first):
             break
     if fault("dump-before-learning"):
         print_boxes(boxes, rng)
-    learn(boxes, drawn, winner(board, lines))
+    learn(boxes, drawn, winner(board, lines), rng, game, unlucky)
     if not fault("dump-before-learning"):
         print_boxes(boxes, rng)
 
@@ -415,7 +439,7 @@ def play_game(boxes, rng, first):
 def main():
     """Read N, play N games, print the boxes after each."""
     seed = 1 if SEED is None and fault("reseeds-every-game") else SEED
-    rng = random.Random(seed)
+    rng = random.Random(None if fault("unseeded") else seed)
     while fault("slow-start") and time.process_time() < 4:
         pass
     games = int(read_line())
@@ -427,10 +451,11 @@ def main():
         games += 1
     if fault("one-game-too-few"):
         games -= 1
-    for game in range(games):
+    luck = random.Random(f"luck-{seed}")  # each game's luck, from the seed alone (unlucky-game)
+    for game in range(1, games + 1):
         if fault("reseeds-every-game"):
             rng.seed(seed)
-        play_game(boxes, rng, game == 0)
+        play_game(boxes, rng, game, luck.random() < 1 / 6)
     if fault("hangs-after-last-game"):
         sys.stdout.flush()
         time.sleep(3600)

@@ -43,7 +43,7 @@ def _candidates(draw: st.DrawFn, most_games: int) -> Choices:
 
 
 def shrink_with_hypothesis(fails: Callable[[Choices], bool], start: Choices) -> None:
-    """Let hypothesis's shrinker simplify `start`, known to fail, calling `fails` on each candidate."""
+    """Let hypothesis's shrinker simplify `start`, known to fail, by `fails` on each candidate."""
     database = InMemoryExampleDatabase()
     # The secondary corpus is replayed and then shrunk (the primary one counts as shrunk).
     database.save(DATABASE_KEY + b".secondary", choices_to_bytes(_encoded(start)))

@@ -71,7 +71,7 @@ def declarations(manifest: Manifest) -> dict[str, str]:
 
 
 def choices_source(choices: Choices) -> str:
-    """Choices as a Python expression, runs of the same game written once: `((),) * 29 + ((1,),)`."""
+    """Choices as a Python expression, a run of one game written once: `((),) * 29 + ((1,),)`."""
     parts: list[str] = []
     index = 0
     while index < len(choices):

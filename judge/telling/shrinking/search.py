@@ -44,7 +44,7 @@ REPEATS: Final = 5
 SMALL_GAMES: Final = 2
 """A run of this many games or fewer is small; a longer one gets more guesses before shrinking."""
 GUESS_ROUNDS: Final = 3
-"""Times hypothesis shrinks: again after guesses made from what it found beat it, at most this often."""
+"""Times hypothesis shrinks at most: again when guesses made from what it found beat it."""
 SHRINKABLE: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.RUNTIME_ERROR)
 OTHER_SEEDS: Final = 8
 """Seeds after the run's own under which a seeded program's smallest failing run is played."""
@@ -59,7 +59,7 @@ SEED_ADVICE: Final = (
 
 
 def shrinkable(run: Run) -> bool:
-    """True for a rejection in some game that a smaller run could show: a check failed, or a crash."""
+    """True for a rejection in a game that a smaller run could show: a failed check, a crash."""
     place = run.decision.place
     return run.decision.verdict in SHRINKABLE and (place.game > 1 or place.move > 1)
 
@@ -87,7 +87,7 @@ def same_fault(run: Run, target: Decision) -> bool:
 
 @dataclass(frozen=True)
 class Repeatability:
-    """How often the smallest candidate was rejected again, and whether the program repeats itself."""
+    """How often the smallest candidate was rejected again; whether the program repeats itself."""
 
     runs: int
     reproduced: int
@@ -108,8 +108,8 @@ class Repeatability:
             why = ("the manifest's seed argument fixes its randomness" if self.seeded
                    else "the program printed the same transcript every time")
             return f"{counted} ({why})"
-        own = ("its moves differ from run to run under the same seed argument"
-               if self.seeded else "it declares no seed argument and its moves differ from run to run")
+        own = ("its moves differ from run to run under the same seed argument" if self.seeded
+               else "it declares no seed argument and its moves differ from run to run")
         if self.reproduced == self.runs:
             return f"{counted}, but the program's own randomness changes its play ({own})"
         return f"not repeatable: the program's own randomness decides ({own}); {counted}"

@@ -1,4 +1,4 @@
-"""MENACE that leaves a daemon: setsid, a double fork, exec with an empty environment, stdout held."""
+"""MENACE that leaves a daemon: setsid, a double fork, exec with no environment, stdout held."""
 
 import runpy
 import sys

