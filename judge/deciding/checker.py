@@ -46,7 +46,8 @@ class Checker(Protocol):
     """Where the checks no move depends on are made."""
 
     def queue(self, entry: Entry, dump: DumpReading | None = None) -> Check:
-        """The check of `entry` (for a game's learning, `dump` is its dump as the referee read it)."""
+        """The check of `entry` (for a game's learning, `dump` is its dump as the referee read
+        it)."""
         ...
 
     def ready(self) -> bool:
@@ -192,7 +193,8 @@ class InWorker:
         """The evidence after the last check made, once the checking process sends it."""
 
     def queue(self, entry: Entry, dump: DumpReading | None = None) -> Check:
-        """The check of `entry`: sent with the game's others at its end, its answer taken in turn."""
+        """The check of `entry`: sent with the game's others at its end, its answer taken in
+        turn."""
         self.unsent.append(entry)
         if isinstance(entry, GameLearnt):
             self._send_unsent()
