@@ -131,6 +131,11 @@ def test_a_fault_of_the_checking_process_is_the_judge_s_own_and_it_ends_with_the
         os.waitpid(checker.pid, os.WNOHANG)
 
 
+def test_a_judge_held_to_one_cpu_makes_its_checks_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert isinstance(checker_for(Settings(), Dialect()), InProcess)
+
+
 def test_a_judge_beside_other_threads_makes_its_checks_itself() -> None:
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)

@@ -11,7 +11,8 @@ stands after each check, for the report of a run that stopped between two of the
 
 The checking process is forked before the program starts, while the judge is a single thread
 (forking a process with other threads running could leave it a lock no one will release); a
-judge running beside others in one process (a leaderboard, a shrink) makes its checks itself.
+judge running beside others in one process (a leaderboard, a shrink), or held to one CPU, makes
+its checks itself.
 """
 
 from __future__ import annotations
@@ -331,8 +332,16 @@ def in_worker(settings: Settings, dialect: Dialect) -> InWorker:
 
 
 def checker_for(settings: Settings, dialect: Dialect) -> Checker:
-    """A checking process of its own when the judge is a single thread that can fork; else the
-    judge's own process."""
-    if hasattr(os, "fork") and threading.active_count() == 1:
+    """A checking process of its own when the judge is a single thread that can fork and may
+    use more than one CPU; else the judge's own process."""
+    if hasattr(os, "fork") and threading.active_count() == 1 and cpus() > 1:
         return in_worker(settings, dialect)
     return InProcess(settings, dialect)
+
+
+def cpus() -> int:
+    """The CPUs the judge may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
