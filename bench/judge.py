@@ -1,7 +1,7 @@
 """Time the judge on the reference against a driver that takes the same turns and checks nothing.
 
     python bench/judge.py [--games 200] [--runs 5] [--seed 2026] [--transport pty|pipe]
-                          [--loads 0 3] [--skip-sandbox]
+                          [--loads 0 3] [--sandbox auto|off] [--skip-sandbox]
 
 The judge plays the reference (`tests/submissions/accepted/reference`, seeded) and saves its
 transcript. The floor that turn-taking sets for any judge is a driver that plays that
@@ -117,7 +117,7 @@ def runnable_reference(parent: Path) -> Path:
     return assembled("accepted/reference", parent)
 
 
-def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None:
+def drive(transcript: Path, transport: str, seed: int, submission: Path, sandbox: str) -> None:
     """Replay the transcript in turn, reading lines but checking none: the floor's own process.
 
     It starts the program exactly as the judge starts it (`judge.running.launch.start_program`: a
@@ -127,10 +127,10 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     sys.path.insert(0, str(ROOT))
     from judge.running.launch import start_program
     from judge.terms.manifest import read_manifest
-    from judge.terms.options import Transport
+    from judge.terms.options import SandboxPolicy, Transport
     from judge.terms.settings import Settings
 
-    settings = Settings(seed=seed, transport=Transport(transport))
+    settings = Settings(seed=seed, transport=Transport(transport), sandbox=SandboxPolicy(sandbox))
     started = start_program(read_manifest(submission), settings)
     session = started.session
     send, source = session._stdin, session._stdout  # the raw descriptors: only this driver
@@ -149,10 +149,12 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     started.remove_folder()
 
 
-def lockstep(transcript: Path, transport: str, seed: int, submission: Path) -> Timed:
+def lockstep(transcript: Path, transport: str, seed: int, submission: Path,
+             sandbox: str = "auto") -> Timed:
     """The turn-taking driver, started as a process of its own as the judge is, timed."""
     command = [sys.executable, str(Path(__file__).resolve()), "--drive", str(transcript),
-               "--transport", transport, "--seed", str(seed), "--submission", str(submission)]
+               "--transport", transport, "--seed", str(seed), "--submission", str(submission),
+               "--sandbox", sandbox]
     run = timed(command)
     if run.status != 0:
         sys.exit(f"the turn-taking driver failed (status {run.status})")
@@ -235,7 +237,8 @@ def over_floor(args: argparse.Namespace, transcript: Path, burning: int) -> floa
     own: the medians, the ratio, the CPU time per game, the load average before and after
     printed; the judge's median time returned."""
     judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
-             str(args.seed), "--transport", args.transport, str(args.submission)]
+             str(args.seed), "--transport", args.transport, "--sandbox", args.sandbox,
+             str(args.submission)]
     before = load()
     started = burners(burning)
     try:
@@ -245,7 +248,8 @@ def over_floor(args: argparse.Namespace, transcript: Path, burning: int) -> floa
             if run.status != 0:
                 sys.exit(f"the judge did not accept the reference (status {run.status})")
             judged.append(run)
-            floor.append(lockstep(transcript, args.transport, args.seed, args.submission))
+            floor.append(lockstep(transcript, args.transport, args.seed, args.submission,
+                                  args.sandbox))
     finally:
         stop(started)
     judge_time = statistics.median(run.seconds for run in judged)
@@ -278,24 +282,27 @@ def main() -> None:
     parser.add_argument("--transport", choices=("pty", "pipe"), default="pty")
     parser.add_argument("--loads", type=int, nargs="+", default=[0, 3],
                         help="burners of the bench's own, for each pass")
+    parser.add_argument("--sandbox", choices=("auto", "off"), default="auto",
+                        help="the judge's and the driver's containment")
     parser.add_argument("--skip-sandbox", action="store_true",
                         help="leave out the sandbox's cost")
     parser.add_argument("--drive", type=Path, metavar="TRANSCRIPT", help=argparse.SUPPRESS)
     parser.add_argument("--submission", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive is not None:
-        drive(args.drive, args.transport, args.seed, args.submission)
+        drive(args.drive, args.transport, args.seed, args.submission, args.sandbox)
         return
     home = tempfile.TemporaryDirectory(prefix="bench-judge-")
     args.submission = runnable_reference(Path(home.name))
     with tempfile.TemporaryDirectory() as folder:
         transcript = Path(folder) / "transcript.txt"
         first = timed([sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
-                       str(args.seed), "--transport", args.transport, "--transcript",
-                       str(transcript), str(args.submission)])
+                       str(args.seed), "--transport", args.transport, "--sandbox", args.sandbox,
+                       "--transcript", str(transcript), str(args.submission)])
         if first.status != 0:
             sys.exit(f"the judge did not accept the reference (status {first.status})")
-        print(f"{args.games} games, seed {args.seed}, transport {args.transport}")
+        print(f"{args.games} games, seed {args.seed}, transport {args.transport}, sandbox "
+              f"{args.sandbox}")
         judged = [over_floor(args, transcript, burning) for burning in args.loads]
         sent = [line[2:] for line in transcript.read_text().splitlines() if line.startswith("> ")]
         replay_input = Path(folder) / "input.txt"
