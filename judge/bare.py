@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from judge.terms.manifest import Manifest, ManifestError, declarations_table, manifest_from
+from judge.terms.manifest import (
+    HEADER_LINES,
+    DeclaredIn,
+    Manifest,
+    ManifestError,
+    declarations_table,
+    manifest_from,
+)
 
 HEADER_MARK: Final = "menace-judge:"
-HEADER_LINES: Final = 5
-"""The header is looked for in this many first lines of the file."""
 HEADER_BYTES: Final = 1 << 16
 """The most bytes of the file read to find the header."""
 
@@ -31,6 +37,7 @@ LANGUAGES: Final = {
     ".pl": ("Perl 5", ("perl", "{file}")),
     ".js": ("JavaScript (Node.js)", ("node", "{file}")),
     ".php": ("PHP", ("php", "{file}")),
+    ".lua": ("Lua", ("lua", "{file}")),
     ".c": ("C (gcc)", ("sh", "-c", "gcc -w -o a.out {quoted} && exec ./a.out")),
 }
 """Each extension's language and command; `{file}` is the file's name, `{quoted}` the same
@@ -100,6 +107,7 @@ def bare_manifest(path: Path, given: Mapping[str, str]) -> Manifest:
     except ManifestError as error:
         raise ManifestError(f"the header of {str(path)!r}: {error}") from None
     table.update(declarations_table(given))
-    manifest = manifest_from(table, files=(path.absolute(),))
+    manifest = replace(manifest_from(table, files=(path.absolute(),)),
+                       declared_in=DeclaredIn.HEADER)
     manifest.check_source()
     return manifest

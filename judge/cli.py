@@ -12,9 +12,10 @@ import shlex
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from reference.commandline import BAD_USAGE, UsageError
 
@@ -25,15 +26,24 @@ from judge.invocation import (
     check_outputs,
     confirm,
     declaration_options,
+    given_declarations,
     manifest_for,
     need_hypothesis,
     settings_from,
 )
-from judge.leaderboard import judge_collection, table_lines, write_json, write_markdown
+from judge.leaderboard import (
+    entries,
+    is_leaderboard,
+    judge_collection,
+    table_lines,
+    write_json,
+    write_markdown,
+)
 from judge.parser import build_parser, split_command
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
+from judge.telling.commands import judge_command
 from judge.telling.outputs import (
     OutputError,
     default_replay_path,
@@ -45,7 +55,7 @@ from judge.telling.outputs import (
 from judge.telling.report import json_text, report_lines, shrunk_lines, transcript_text
 from judge.telling.shrinking.case import test_body
 from judge.telling.shrinking.search import NotShrunk, shrink, shrinkable
-from judge.terms.manifest import Manifest, ManifestError, is_collection, is_submission
+from judge.terms.manifest import Manifest, ManifestError
 from judge.terms.options import SandboxPolicy
 from judge.terms.replay import ReplayError, read_replay, replay_text
 from judge.terms.settings import Settings
@@ -114,34 +124,64 @@ def judge_one(args: argparse.Namespace, command: list[str], stdout: TextIO) -> i
 def _judged_thoroughly(manifest: Manifest, settings: Settings,
                        args: argparse.Namespace) -> tuple[Run, Settings, list[str]]:
     """A thorough judgement (judge/deciding/thorough.py): the run that decides it, its settings, and
-    the lines that say how much the statistical checks could show. The first run's report is printed
-    at once when a second run follows."""
+    the lines that say how much the statistical checks could show, the last in plain words.
+    Each run's progress goes to stderr as it plays; the first run's report is printed at once
+    when a second run follows."""
     first_settings = thorough.first_settings(settings)
-    run = _judged(manifest, first_settings, shrinking=args.shrink)
-    if run.decision.verdict is not Verdict.ACCEPTED:
-        return run, first_settings, [thorough.false_alarm_line()]
+    run = _judged(manifest, first_settings, shrinking=args.shrink,
+                  on_game=_progress("first run", first_settings.games))
     tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
+    if run.decision.verdict is not Verdict.ACCEPTED:
+        return run, first_settings, [thorough.false_alarm_line(),
+                                     thorough.in_plain_words(run.decision.line(), tests,
+                                                             run.games_played, second=False)]
     plan = thorough.plan(tests, run.games_played, run.seconds, args.thorough_time)
     if plan.games is None:
-        return run, first_settings, [*plan.lines, thorough.false_alarm_line()]
+        return run, first_settings, [*plan.lines, thorough.false_alarm_line(),
+                                     thorough.in_plain_words(run.decision.line(), tests,
+                                                             run.games_played, second=False)]
     *lines, _ = report_lines(run)
     second = thorough.second_settings(settings, plan.games)
     print("\n".join(printable(line) for line in (*lines, *plan.lines, "",
                      f"thorough, second run: {plural(second.games, 'game')}, "
                      f"seed {second.seed}")),
           flush=True)
-    run = _judged(manifest, second, shrinking=args.shrink)
+    run = _judged(manifest, second, shrinking=args.shrink,
+                  on_game=_progress("second run", second.games))
     tests = [("bead-draws", run.bead_draws), ("refills", run.refill_beads)]
-    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line()]
+    return run, second, [thorough.standing(tests, run.games_played), thorough.false_alarm_line(),
+                         thorough.in_plain_words(run.decision.line(), tests, run.games_played,
+                                                 second=True)]
 
 
-def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool) -> Run:
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between two progress lines of a long run."""
+
+
+def _progress(which: str, games: int) -> Callable[[int], None]:
+    """What tells, on stderr every PROGRESS_EVERY seconds and at its last game, how far a
+    thorough judgement's run of `games` games has come."""
+    started = time.monotonic()
+    due = started + PROGRESS_EVERY
+
+    def show(game: int) -> None:
+        nonlocal due
+        now = time.monotonic()
+        if now >= due or game == games:
+            due = now + PROGRESS_EVERY
+            print(f"thorough, {which}: game {game:,} of {games:,} played, "
+                  f"{now - started:.0f} s", file=sys.stderr, flush=True)
+    return show
+
+
+def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool,
+            on_game: Callable[[int], None] | None = None) -> Run:
     """The run of one submission. Every module of the judge the rest of the command needs is
     loaded before the program starts, so that a program that is not fully contained cannot
     change what judges it."""
     if shrinking:
         importlib.import_module("judge.telling.shrinking.by_hypothesis")
-    return judge(manifest, settings)
+    return judge(manifest, settings, on_game=on_game)
 
 
 def sandbox_line(policy: SandboxPolicy) -> str:
@@ -155,12 +195,12 @@ def sandbox_line(policy: SandboxPolicy) -> str:
 def _shrink_command(args: argparse.Namespace, command: list[str], settings: Settings) -> str:
     """The command line that judges the same run again and shrinks its rejection."""
     if args.replay is not None:
-        return f"python -m judge --replay {shlex.quote(str(args.replay))} --shrink"
+        return judge_command(f"--replay {shlex.quote(str(args.replay))} --shrink")
     own = (f"--games {settings.games} --seed {settings.seed} --opponent {settings.opponent}"
            + declaration_options(args))
     if command:
-        return f"python -m judge {own} --shrink -- {shlex.join(command)}"
-    return f"python -m judge {shlex.quote(str(args.path))} {own} --shrink"
+        return judge_command(f"{own} --shrink -- {shlex.join(command)}")
+    return judge_command(f"{shlex.quote(str(args.path))} {own} --shrink")
 
 
 def _shrink_and_report(manifest: Manifest, settings: Settings, run: Run,
@@ -193,7 +233,12 @@ def judge_many(args: argparse.Namespace, stdout: TextIO) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     check_outputs(args)
     print(sandbox_line(args.sandbox), flush=True)
-    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None), jobs=args.jobs)
+    left_out = entries(args.path).left_out
+    if left_out:
+        print(printable(f"not judged, bare files beside submission folders: "
+                        f"{', '.join(path.name for path in left_out)}"), flush=True)
+    rows = judge_collection(args.path, lambda m: settings_from(args, m, seed, None),
+                            jobs=args.jobs, given=given_declarations(args))
     lines = table_lines(rows)
     print("\n".join(printable(line) for line in lines))
     if args.markdown:
@@ -236,8 +281,7 @@ def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
     try:
         if command and args.path is not None:
             raise UsageError("give either a PATH or -- COMMAND, not both")
-        if not command and args.path is not None and is_collection(args.path) \
-                and not is_submission(args.path):
+        if not command and args.path is not None and is_leaderboard(args.path):
             return judge_many(args, stdout)
         return judge_one(args, command, stdout)
     except (UsageError, ManifestError, ReplayError, SandboxError, CopyError,

@@ -15,14 +15,11 @@ from reference.outcome import Outcome, outcome_of
 
 from judge.deciding import checks
 from judge.deciding.dumps import NOWHERE, DumpReading, box_reader, read_dump
-from judge.deciding.opponents import ChoiceOpponent, Knowledge, ScriptedOpponent
-from judge.deciding.referee import Referee
-from judge.reading.formats import Symbols, move_of
-from judge.running.playback import Playback
+from judge.deciding.rereading import reread, session_lines
+from judge.reading.formats import Symbols
 from judge.terms.boxes import Draw, draw_for_move
 from judge.terms.manifest import dialect_of
-from judge.terms.options import BeadFormat, MoveFormat, RefillRule, parse
-from judge.terms.settings import Settings
+from judge.terms.options import BeadFormat, RefillRule, parse
 from judge.terms.stops import Failed, Finished, OutputEnded
 from judge.terms.verdicts import Check, Failure, Place
 
@@ -120,26 +117,6 @@ def check_step(before: AnyDump, after: AnyDump, moves: Sequence[int] | Sequence[
                            box_reader(list(new.texts), PLAIN, None, rule))
 
 
-def session_lines(transcript: Sequence[str]) -> list[tuple[str, str]]:
-    """The lines of a transcript that the session holds: `>` the judge's, `<` the program's
-    (blank lines and notes left out)."""
-    return [(line[0], line[2:]) for line in transcript
-            if line[:2] in ("> ", "< ") or line in (">", "<")]
-
-
-def moves_sent(lines: Sequence[tuple[str, str]], moves: MoveFormat) -> list[list[int]]:
-    """O's squares in each game of a session, as the judge typed them after the game count."""
-    games: list[list[int]] = []
-    for direction, text in lines:
-        if direction == "<" and text.strip().lower() == "new game":
-            games.append([])
-        elif direction == ">" and games:
-            cell = move_of(text, moves)
-            if cell is not None:
-                games[-1].append(cell)
-    return games
-
-
 def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None:
     """Every check of SPEC section 7 that a transcript shows, made by the judge's own referee.
 
@@ -153,9 +130,7 @@ def check_game(transcript: Sequence[str], **declarations: str) -> Failure | None
     if not count.isdigit() or int(count) < 1:
         return Failure(None, Place(), "a transcript that starts with `> N`, the game count",
                        transcript[0] if transcript else "(nothing)")
-    opponent = ScriptedOpponent(moves_sent(lines, dialect.moves), ChoiceOpponent(()))
-    settings = Settings(games=int(count), time_limit=1e9, grace_seconds=0.0)
-    played = Referee(Playback(lines), dialect, settings, opponent, Knowledge()).play()
+    played = reread(lines, dialect, int(count))
     stop = played.stop
     if isinstance(stop, Failed):
         return stop.failure

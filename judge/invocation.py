@@ -7,16 +7,23 @@ import argparse
 import importlib
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
 from reference.commandline import UsageError
 
-from judge.bare import bare_manifest
+from judge.bare import LANGUAGES, bare_manifest
 from judge.running.workspace import named_files
 from judge.telling.outputs import OutputError, check_output, is_stdout
 from judge.terms import options
-from judge.terms.manifest import Manifest, declared, is_submission, read_manifest
+from judge.terms.manifest import (
+    Manifest,
+    ManifestError,
+    declared,
+    is_submission,
+    read_manifest,
+)
 from judge.terms.options import TransportSource
 from judge.terms.replay import Replay
 from judge.terms.settings import Settings
@@ -71,7 +78,12 @@ def manifest_for(args: argparse.Namespace, command: list[str],
     """The manifest of what is to be judged: a folder, a bare file or command, or the replay's."""
     if command:
         words, files = named_files(tuple(command), Path.cwd())
-        return declared(words, given_declarations(args), files)
+        manifest = declared(words, given_declarations(args), files)
+        return manifest if args.source is None else with_source(manifest, args.source)
+    if args.source is not None:
+        raise UsageError(f"--source {str(args.source)!r}: --source names the scored file of a "
+                         "bare COMMAND (after --); a bare FILE is its own source, and a folder "
+                         "names its source in submission.toml")
     path = args.path
     if path is None and replay is not None:
         if replay.submission:
@@ -87,8 +99,31 @@ def manifest_for(args: argparse.Namespace, command: list[str],
     if not path.is_dir():
         raise UsageError(f"no such file or folder: {str(path)!r}")
     if not is_submission(path):
-        raise UsageError(f"no submission.toml in {str(path)!r}")
+        raise UsageError(f"no submission.toml in {str(path)!r}, and no subfolder with one nor "
+                         f"source file ({', '.join(LANGUAGES)}) to judge as a leaderboard")
     return read_manifest(path)
+
+
+def with_source(manifest: Manifest, source: Path) -> Manifest:
+    """A bare command's manifest with `source` the file its score is the size of (copied in
+    by its name, like the files the command names), its language from its extension."""
+    if not source.is_file():
+        why = "no such file" if not source.exists() else "not a regular file"
+        raise UsageError(f"--source {str(source)!r}: {why}")
+    full = source.absolute()
+    clash = next((f for f in manifest.files if f.name == full.name and f != full), None)
+    if clash is not None:
+        raise UsageError(f"--source {str(source)!r}: the command names another file of that "
+                         f"name, {str(clash)!r}; both would be copied in as {full.name!r}")
+    language = LANGUAGES.get(full.suffix.lower(), (manifest.language, ()))[0]
+    files = manifest.files if full in manifest.files else (*manifest.files, full)
+    sourced = replace(manifest, source=full.name, files=files,
+                      language=language if manifest.language == "unknown" else manifest.language)
+    try:
+        sourced.check_source()
+    except ManifestError as error:
+        raise UsageError(f"--source: {error}") from None
+    return sourced
 
 
 def confirm(manifest: Manifest, replay_file: Path, yes: bool) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Final, TextIO
 
+from judge.bare import LANGUAGES, bare_manifest
 from judge.deciding.decision import Decision
 from judge.deciding.judging import judge
 from judge.running.probes import RuntimeHidden
@@ -55,19 +56,46 @@ def reason_of(decision: Decision) -> str:
     return f"{place}: {decision.reason}"
 
 
+@dataclass(frozen=True)
+class Entries:
+    """What a leaderboard folder holds to judge: its submission folders, or else its bare
+    source files; and the bare files left out beside submission folders."""
+
+    judged: tuple[Path, ...]
+    left_out: tuple[Path, ...] = ()
+
+
+def entries(folder: Path) -> Entries:
+    """The submissions of a leaderboard folder: its subfolders that hold a submission.toml;
+    where there are none, its bare source files (judge/bare.py), each judged by its extension
+    and header. Bare files beside submission folders are left out (a packer, a test), and
+    named as such."""
+    listed = sorted(folder.iterdir())
+    folders = tuple(p for p in listed if p.is_dir() and is_submission(p))
+    files = tuple(p for p in listed if p.is_file() and p.suffix.lower() in LANGUAGES)
+    return Entries(folders, files) if folders else Entries(files)
+
+
+def is_leaderboard(folder: Path) -> bool:
+    """True when `folder` is no submission itself but holds some to judge."""
+    return folder.is_dir() and not is_submission(folder) and bool(entries(folder).judged)
+
+
 def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
-                     jobs: int = 1) -> list[Row]:
+                     jobs: int = 1, given: Mapping[str, str] | None = None) -> list[Row]:
     """Judge each submission under `folder`, `jobs` at a time; rows sorted by verdict, then bytes.
 
     Each submission is judged by its own run, with its own limits, working folder and clock,
     whichever other runs go on beside it; the order of the rows never depends on which ends first.
+    A bare file takes the declarations `given` (the command line's) over its header's.
     """
-    subs = sorted(p for p in folder.iterdir() if p.is_dir() and is_submission(p))
+    subs = list(entries(folder).judged)
+    given = given or {}
     if jobs <= 1 or len(subs) <= 1:
-        rows = [judge_row(sub, settings_for) for sub in subs]
+        rows = [judge_row(sub, settings_for, given) for sub in subs]
     else:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(judge_row, sub, settings_for) for sub in subs]
+            futures = [pool.submit(judge_row, sub, settings_for, given) for sub in subs]
             try:
                 rows = [future.result() for future in futures]
             except BaseException:  # interrupted: no more runs start; those begun end by limits
@@ -77,14 +105,16 @@ def judge_collection(folder: Path, settings_for: Callable[[Manifest], Settings],
     return sorted(rows, key=lambda r: (r.verdict != accepted, r.bytes or 1 << 40, r.name))
 
 
-def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings]) -> Row:
-    """Judge one submission folder; its row."""
+def judge_row(sub: Path, settings_for: Callable[[Manifest], Settings],
+              given: Mapping[str, str] | None = None) -> Row:
+    """Judge one submission folder, or bare source file; its row."""
     try:
-        manifest = read_manifest(sub)
+        manifest = read_manifest(sub) if sub.is_dir() else bare_manifest(sub, given or {})
     except ManifestError as error:
-        return Row(sub.name, "?", None, "bad-manifest", 0, 0.0, str(error))
+        return Row(sub.name, "?", None, "bad-manifest" if sub.is_dir() else "bad-header", 0,
+                   0.0, str(error))
     try:
-        run = judge(manifest, settings_for(manifest))
+        run = judge(manifest, settings_for(manifest), offer_declarations=False)
     except (SpawnError, CopyError) as error:
         return Row(sub.name, manifest.language, manifest.source_bytes(), "not-run", 0, 0.0,
                    str(error), manifest.code_page)

@@ -156,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--thorough-time", type=seconds("--thorough-time"),
                       default=options.THOROUGH_SECONDS, metavar="SECONDS",
                       help="time budget of --thorough, both runs (default %(default)s)")
+    play.add_argument("--source", type=Path, metavar="FILE",
+                      help="for a bare COMMAND (after --): the file whose bytes are its score "
+                           "(SPEC section 9), copied into its folder like the files the "
+                           "command names; a bare FILE is its own source, a folder names "
+                           "its source in submission.toml")
     play.add_argument("--replay", type=Path, metavar="FILE",
                       help="play again the seed and opponent moves saved by a rejection; "
                            "a command taken from the file is shown and asked about first")

@@ -94,8 +94,9 @@ class Player:
         self.console.show(format_board(board))
 
 
-def play_game(menace: Menace, player: Player, match: Match) -> Outcome:
-    """One game of `match`, MENACE moving first, each board shown; MENACE learns; the outcome."""
+def play_game(menace: Menace, player: Player, match: Match) -> tuple[Outcome, Board]:
+    """One game of `match`, MENACE moving first, each board shown; MENACE learns; the outcome
+    and the board the game ended on."""
     console = player.console
     console.show("new game")
     player.board = EMPTY_BOARD
@@ -109,7 +110,7 @@ def play_game(menace: Menace, player: Player, match: Match) -> Outcome:
     console.narrate(f"{LEARNING[outcome]} Its 304 matchboxes now hold (label: the board row by "
                     "row; then its beads: squares 0-8 row by row from the top left):")
     console.show(format_dump(menace.contents()))
-    return outcome
+    return outcome, graph.boards[played.last_position]
 
 
 def play_session(
@@ -124,9 +125,11 @@ def play_session(
     match = Match(menace, player)
     score = Tally()
     for number in range(1, games + 1):
-        outcome = play_game(menace, player, match)
+        outcome, final = play_game(menace, player, match)
         score = score.after(outcome)
         said = {Outcome.WIN: "MENACE wins", Outcome.DRAW: "a draw", Outcome.LOSS: "you win"}
+        console.narrate(f"The final board of game {number}, shown again below its 304 "
+                        f"matchboxes:\n{format_board(final)}")
         console.say(f"Game {number} of {games}: {said[outcome]}. Score: {score_text(score)}.")
         after_game(score)
     console.stdout.flush()

@@ -19,7 +19,7 @@ from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
-from judge.deciding.checks import KEPT
+from judge.deciding.box_changes import KEPT
 from judge.deciding.evidence import Evidence
 from judge.deciding.opponents import Knowledge, make_opponent
 from judge.deciding.randomness import Drawn, DrawStatistics, counts_of

@@ -208,10 +208,13 @@ def test_a_person_can_play_a_game_in_a_terminal() -> None:
     session.sendline("1")
     session.expect("new game")
     for move in ("LL", "LR", "RL", "RR", "LM", "ML", "MR", "RM", "MM"):
-        index = session.expect(["Your move", "Game 1 of 1"])
+        index = session.expect(["Your move", "The final board of game 1"])
         if index == 1:
             break
         session.sendline(move)
+    # after the 304 lines of matchboxes, the final board and the result stay on the screen
+    session.expect(r"shown again below its 304 matchboxes:\r\n([XO.] [XO.] [XO.]\r\n){3}"
+                   r"Game 1 of 1: (MENACE wins|a draw|you win)\. Score: ")
     session.expect(pexpect.EOF)
     session.close()
     assert session.exitstatus == 0

@@ -84,11 +84,11 @@ def test_evidence_names_every_alternative() -> None:
     assert evidence.strongest == "a"
     assert evidence.ratios().startswith(f"a: {start_weight(1) * 9.1 + 1 - start_weight(1):.3g}")
     assert evidence.passed and evidence.threshold == 1 / FALSE_ALARM
-    assert "likeliest alternative" not in evidence.describe("moves", "the law")  # a mere 5
+    assert "likeliest alternative" not in evidence.describe("move", "the law")  # a mere 5
     for game in range(2, 5):
         detector.bet(game, [10.0, 0.0])
-    assert "likeliest alternative: a" in detector.evidence().describe("moves", "the law")
-    assert Evidence(0, (), ()).describe("moves", "the law") == "over 0 moves, nothing to test"
+    assert "likeliest alternative: a" in detector.evidence().describe("move", "the law")
+    assert Evidence(0, (), ()).describe("move", "the law") == "over 0 moves, nothing to test"
 
 
 def test_moments_are_those_of_the_log_bet() -> None:

@@ -11,6 +11,7 @@ correct program fails a run with probability at most 1e-4.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import tomllib
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from live import judge_process
+
+from judge.terms.manifest import read_manifest
 
 pytestmark = pytest.mark.e2e
 
@@ -43,6 +46,8 @@ class Golfed:
     command: tuple[str, ...]
     source: Path
     transport: str
+    size: int
+    """Its score: the source's bytes, in the code page it declares if it declares one."""
 
     @property
     def name(self) -> str:
@@ -53,8 +58,11 @@ class Golfed:
 def read_golfed(folder: Path) -> Golfed:
     """The submission in a folder, from its manifest."""
     manifest = tomllib.loads((folder / "submission.toml").read_text(encoding="utf-8"))
+    size = read_manifest(folder).source_bytes()
+    assert size is not None, folder
     return Golfed(folder=folder, command=tuple(manifest["command"]),
-                  source=folder / manifest["source"], transport=manifest.get("transport", "pty"))
+                  source=folder / manifest["source"], transport=manifest.get("transport", "pty"),
+                  size=size)
 
 
 def golfed() -> list[Golfed]:
@@ -92,6 +100,23 @@ def needed_program(submission: Golfed) -> str:
     return submission.command[0]
 
 
+def needed_module(submission: Golfed) -> str | None:
+    """The Python module a `python3 -m MODULE` submission runs (its language's interpreter)."""
+    if submission.command[:2] == ("python3", "-m"):
+        return submission.command[2]
+    return None
+
+
+def missing(submission: Golfed) -> str | None:
+    """What the submission needs that this machine lacks, or None."""
+    program, module = needed_program(submission), needed_module(submission)
+    if shutil.which(program) is None:
+        return f"{program} is not installed"
+    if module is not None and importlib.util.find_spec(module) is None:
+        return f"the Python module {module} is not installed"
+    return None
+
+
 def test_the_runs_play_every_opponent_transport_and_seed() -> None:
     played = runs()
     assert {r.opponent for r in played} == set(OPPONENTS)
@@ -99,9 +124,9 @@ def test_the_runs_play_every_opponent_transport_and_seed() -> None:
     assert {r.seed for r in played} == set(SEEDS)
 
 
-def test_the_golf_folder_holds_submissions_in_seven_languages() -> None:
-    languages = {needed_program(g) for g in golfed()}
-    assert {"python3", "node", "perl", "ruby", "php", "gcc", "lua5.4"} <= languages
+def test_the_golf_folder_holds_submissions_in_eight_languages() -> None:
+    languages = {needed_module(g) or needed_program(g) for g in golfed()}
+    assert {"python3", "node", "perl", "ruby", "php", "gcc", "lua5.4", "vyxal"} <= languages
 
 
 def test_the_golf_folders_hold_no_links() -> None:
@@ -112,9 +137,9 @@ def test_the_golf_folders_hold_no_links() -> None:
 
 @pytest.mark.parametrize("run", runs(), ids=lambda r: r.name)
 def test_the_judge_accepts_the_submission(run: Run) -> None:
-    program = needed_program(run.submission)
-    if shutil.which(program) is None:
-        pytest.skip(f"{program} is not installed")
+    lacking = missing(run.submission)
+    if lacking is not None:
+        pytest.skip(lacking)
     done = judge_process(run.submission.folder, "--games", str(GAMES), "--seed", str(run.seed),
                          "--transport", run.transport, "--opponent", run.opponent,
                          "--idle-limit", str(IDLE_LIMIT), timeout=JUDGE_TIMEOUT)
@@ -125,9 +150,8 @@ def test_the_judge_accepts_the_submission(run: Run) -> None:
 
 @pytest.mark.parametrize("submission", golfed(), ids=lambda g: g.name)
 def test_the_readme_states_the_exact_size(submission: Golfed) -> None:
-    size = submission.source.stat().st_size
     readme = (submission.folder / "README.md").read_text(encoding="utf-8")
-    assert f"{size} bytes" in readme
+    assert f"{submission.size} bytes" in readme
 
 
 @pytest.mark.parametrize("submission", golfed(), ids=lambda g: g.name)
@@ -135,4 +159,4 @@ def test_the_overview_lists_the_submission_with_its_size(submission: Golfed) -> 
     overview = (GOLF / "README.md").read_text(encoding="utf-8")
     row = next((line for line in overview.splitlines()
                 if line.startswith(f"| {submission.name} |")), "")
-    assert f"| {submission.source.stat().st_size} |" in row
+    assert f"| {submission.size} |" in row or f"| {submission.size} (" in row

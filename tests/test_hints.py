@@ -27,13 +27,13 @@ def judged(tmp_path: Path, capsys: pytest.CaptureFixture[str], faults: tuple[str
 
 
 def hinted(lines: list[str], report: dict[str, object], text: str) -> bool:
-    """True when a hint holding `text` is in the report (its lines joined: a long hint is
-    wrapped, never cut) and in the JSON."""
+    """True when a hint holding `text` is in the report, on one line (a hint is never cut,
+    nor broken in the middle of a phrase), and in the JSON."""
     hints = report["hints"]
     assert isinstance(hints, list)
-    shown = [" ".join(line.split()) for line in "\n".join(lines).split("  hint: ")[1:]]
-    return any(text in " ".join(hint.split("\n")) for hint in shown) and \
-        any(text in hint for hint in hints)
+    shown = [line.removeprefix("  hint: ") for line in lines if line.startswith("  hint: ")]
+    assert shown == hints
+    return any(text in hint for hint in hints)
 
 
 def test_a_box_made_when_its_board_is_first_met(tmp_path: Path,
@@ -64,9 +64,12 @@ def test_a_missed_diagonal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 def test_the_literal_refill_reading_undeclared(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare command is told the option to declare it with, once the run passed under it."""
     lines, report = judged(tmp_path, capsys, ("refill-on-draw", "one-bead-boxes"), games=6)
     assert report["verdict"] == "wrong-answer"
-    assert hinted(lines, report, 'declare refill = "on-draw"')
+    assert hinted(lines, report, "(the challenge's literal reading): declare --refill on-draw "
+                                 "(SPEC section 10)")
+    assert report["declarations_offered"] == {"refill": "on-draw"}
 
 
 def test_digit_moves_undeclared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,13 +77,17 @@ def test_digit_moves_undeclared(tmp_path: Path, capsys: pytest.CaptureFixture[st
     its moves."""
     lines, report = judged(tmp_path, capsys, ("digit-moves",), "--idle-limit", "1")
     assert report["verdict"] == "idle" and (report["game"], report["move"]) == (1, 1)
-    assert hinted(lines, report, 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8)')
+    assert hinted(lines, report, "as two letters, row then column, such as MM (SPEC section 2): "
+                                 "it waited for another line after the first one")
+    assert hinted(lines, report, "this run passes with O's moves typed as a digit 1 to 9: "
+                                 "declare --moves digits (SPEC section 10)")
 
 
 def test_a_golfed_answer_with_digit_moves_undeclared(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """Whatever it makes of the letters (a crash, a wait or a wrong board), a rejection at the
-    first move typed to a program whose moves are undeclared says how to declare them."""
+    first move typed to a program whose moves are undeclared says how to declare them: in a
+    bare file, with the options or its header, and with the refill reading it also needs."""
     answer = tmp_path / "menace.py"
     answer.write_bytes((GOLF / "python" / "menace.py").read_bytes())
     report_path = tmp_path / "report.json"
@@ -89,7 +96,9 @@ def test_a_golfed_answer_with_digit_moves_undeclared(tmp_path: Path,
     lines = capsys.readouterr().out.splitlines()
     report = json.loads(report_path.read_text())
     assert report["verdict"] != "accepted" and (report["game"], report["move"]) == (1, 1)
-    assert hinted(lines, report, 'declare moves = "digits" (1 to 9) or "digits0" (0 to 8)')
+    assert hinted(lines, report, "declare --moves digits0 --refill on-draw (or `menace-judge: "
+                                 "moves=digits0 refill=on-draw` in a header among the file's "
+                                 "first five lines)")
 
 
 def test_beads_in_a_form_the_judge_does_not_know(tmp_path: Path,

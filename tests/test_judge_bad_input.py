@@ -158,7 +158,7 @@ def test_a_replay_that_cannot_be_written_leaves_no_file_and_the_verdict_kept(
     out, _ = lines(capsys)
     assert out[-1] == "wrong-answer learning"
     assert out[-2].startswith("could not write the replay: ") and "No space left" in out[-2]
-    assert not any("replay: python -m judge" in line for line in out)
+    assert not any(line.startswith("  replay: ") for line in out)
     assert not any(replay_folder(tmp_path / "cache").iterdir())
 
 

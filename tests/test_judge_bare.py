@@ -58,6 +58,7 @@ def test_the_header_is_found_in_the_first_five_lines(text: str, words: dict[str,
 @pytest.mark.parametrize("name, language, program", [
     ("a.py", "Python 3", "python3"), ("a.rb", "Ruby", "ruby"), ("a.pl", "Perl 5", "perl"),
     ("a.js", "JavaScript (Node.js)", "node"), ("a.php", "PHP", "php"), ("a.c", "C (gcc)", "sh"),
+    ("a.lua", "Lua", "lua"),
 ])
 def test_the_extension_gives_the_language_and_command(name: str, language: str,
                                                        program: str) -> None:
@@ -123,6 +124,65 @@ def test_a_bare_c_file_is_compiled_and_judged(tmp_path: Path,
                  "0-8", "--refill", "on-draw", "--transport", "pipe"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "accepted" and f"(C (gcc), {path.stat().st_size} bytes)" in out[0]
+
+
+LUA_HEADER = "-- menace-judge: moves=digits0 beads=1-9 refill=on-draw x=1 o=8 empty=0 " \
+             "transport=pipe\n"
+"""The declarations of golf/lua, as a header."""
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which("lua") is None, reason="lua is not installed")
+def test_a_bare_lua_file_is_judged_by_its_extension_and_header(tmp_path: Path) -> None:
+    path = tmp_path / "menace.lua"
+    path.write_bytes(LUA_HEADER.encode() + (GOLF / "lua" / "menace.lua").read_bytes())
+    done = judge_process("menace.lua", "--games", "20", "--seed", "3", cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[-1] == "accepted", done.stdout
+    assert lines[0].startswith(f"judging menace.lua (Lua, {path.stat().st_size} bytes): ")
+
+
+@pytest.mark.e2e
+def test_a_bare_command_takes_its_bytes_from_source(tmp_path: Path) -> None:
+    """`--source FILE` names the file a bare command's score is the size of: its bytes and
+    its language on the first line and in the JSON."""
+    answer = golfed_python(tmp_path, header="")
+    done = judge_process("--games", "20", "--seed", "3", "--moves", "digits0", "--beads", "0-8",
+                         "--refill", "on-draw", "--transport", "pipe", "--json", "r.json",
+                         "--source", "answer.py", "--", "python3", "answer.py", cwd=tmp_path)
+    size = answer.stat().st_size
+    assert done.stdout.splitlines()[0].startswith(f"judging answer.py (Python 3, {size} bytes)")
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert (report["bytes"], report["verdict"]) == (size, "accepted")
+
+
+@pytest.mark.e2e
+def test_a_folder_of_bare_files_is_a_leaderboard(tmp_path: Path) -> None:
+    """Each file judged by its extension and header, the header's bytes counted; a folder
+    with submission folders judges those, naming the bare files it leaves out."""
+    board = tmp_path / "board"
+    board.mkdir()
+    declared = golfed_python(board)
+    declared.rename(board / "declared.py")
+    (board / "undeclared.py").write_bytes((GOLF / "python" / "menace.py").read_bytes())
+    (board / "notes.txt").write_text("not a submission\n")
+    done = judge_process("--games", "12", "--seed", "3", "board", cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and lines[-1] == "1 of 2 accepted", done.stdout
+    row = next(line.split() for line in lines if line.startswith("declared.py"))
+    assert row[1:6] == ["Python", "3", str((board / "declared.py").stat().st_size), "accepted",
+                        "12"]
+    assert any(line.startswith("undeclared.py") and "wrong-answer" in line for line in lines)
+    (board / "sub").mkdir()
+    (board / "sub" / "submission.toml").write_text(
+        'command = ["python3", "declared.py"]\nmoves = "digits0"\nbeads = "0-8"\n'
+        'refill = "on-draw"\n')
+    shutil.copy(board / "declared.py", board / "sub")
+    done = judge_process("--games", "12", "--seed", "3", "board", cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert "not judged, bare files beside submission folders: declared.py, undeclared.py" \
+        in lines, done.stdout
+    assert lines[-1] == "1 of 1 accepted"
 
 
 @pytest.mark.e2e
@@ -192,6 +252,38 @@ def test_a_bad_declaration_option_is_one_line_and_status_2(
     assert main([str(path), option, value]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and problem in err[0], err
+
+
+@pytest.mark.usefixtures("never_run")
+@pytest.mark.parametrize("arguments, problem", [
+    (["--source", "gone.py", "--", "python3", "answer.py"], "--source 'gone.py': no such file"),
+    (["--source", ".", "--", "python3", "answer.py"], "--source '.': not a regular file"),
+    (["--source", "answer.py", "answer.py"],
+     "--source names the scored file of a bare COMMAND (after --)"),
+    (["--source", "other/answer.py", "--", "python3", "answer.py"],
+     "the command names another file of that name"),
+    (["--source"], "argument --source: expected one argument"),
+])
+def test_a_bad_source_is_one_line_and_status_2(arguments: list[str], problem: str,
+                                               tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    golfed_python(tmp_path)
+    (tmp_path / "other").mkdir()
+    golfed_python(tmp_path / "other")
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and problem in err[0], err
+
+
+@pytest.mark.usefixtures("never_run")
+def test_a_folder_with_nothing_to_judge_says_what_it_looked_for(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("no answer here\n")
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "no submission.toml in" in err[0] and ".lua" in err[0], err
 
 
 @pytest.mark.usefixtures("never_run")

@@ -15,6 +15,9 @@ from fixture_folders import SUBMISSIONS, assembled
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reference.board import EMPTY_BOARD
+from reference.outcome import Outcome
+
 from judge.deciding import judging
 from judge.deciding.checker import (
     InProcess,
@@ -26,7 +29,7 @@ from judge.deciding.checker import (
     lines_sent,
     serve,
 )
-from judge.deciding.ledger import DrawMade, Entry, Pooled
+from judge.deciding.ledger import DrawMade, Entry, GameLearnt, Pooled
 from judge.deciding.randomness import Evidence
 from judge.terms.manifest import Dialect, read_manifest
 from judge.terms.settings import Settings
@@ -57,12 +60,14 @@ class CountingLedger:
     failing: frozenset[int]
     made: int = 0
     reader: object = None
+    learning_fails: bool = False
 
     def make(self, entry: Entry) -> Failure | None:
-        """Count the check; fail it at a failing game."""
+        """Count the check; fail it at a failing game, or where it is a game's learning and
+        those fail."""
         self.made += 1
-        assert isinstance(entry, DrawMade)
-        if entry.game in self.failing:
+        if entry.place.game in self.failing or \
+                (self.learning_fails and isinstance(entry, GameLearnt)):
             return Failure(Check.BEAD_DRAWS, entry.place, "a square with beads", "none")
         return None
 
@@ -94,6 +99,17 @@ def test_the_evidence_reported_is_that_of_the_checks_made_not_of_those_made_ahea
         checks[2]()
     assert failed.value.failure.place == Place(3, 1)
     assert checker.tests().bead_draws.observations == 3, "the three made, not the six sent"
+    checker.close()
+    thread.join()
+
+
+def test_a_game_s_learning_dropped_after_it_was_made_there_does_not_count() -> None:
+    checker, thread = served(CountingLedger(frozenset(), reader=object(), learning_fails=True))
+    move = checker.queue(draws(range(2, 3))[0])
+    checker.queue(GameLearnt(("[X........ 4]",), (), Outcome.WIN, EMPTY_BOARD, Place(2, 0)))
+    checker.drop(2)  # its dump went on past its last box: the learning it failed never counts
+    move()
+    assert checker.tests().bead_draws.observations == 1, "the move's check, not the learning's"
     checker.close()
     thread.join()
 
@@ -157,9 +173,11 @@ def test_the_evidence_of_no_checks_is_the_same_either_way() -> None:
 FIXTURES = ("accepted/reference", "accepted/refill-on-draw", "wrong-answer/learning-win",
             "wrong-answer/learning-loss", "wrong-answer/draws-printed-first",
             "wrong-answer/refills-pair-and-one", "wrong-answer/empty-box",
-            "wrong-answer/illegal-bead", "wrong-answer/dump-before-learning")
+            "wrong-answer/illegal-bead", "wrong-answer/dump-before-learning",
+            "wrong-answer/box-for-the-last-square")
 """Runs accepted, and rejected by each kind of check that the checking process makes: learning,
-the statistical bead-draws and refill tests, and those the referee makes itself."""
+the statistical bead-draws and refill tests, and those the referee makes itself (one where a
+dump goes on past its last box, whose game's learning is never checked)."""
 
 
 def report_of(fixture: str, folder: Path, monkeypatch: pytest.MonkeyPatch,

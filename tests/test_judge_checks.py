@@ -181,7 +181,7 @@ def test_bead_draws_passes_correct_draws() -> None:
     these 30 fixed runs of 1,000 moves each fail together with chance at most 3e-3."""
     for seed in range(30):
         test = simulate("correct", 1000, seed)
-        assert test.passed, test.describe("moves", checks.DRAW_LAW)
+        assert test.passed, test.describe("move", checks.DRAW_LAW)
 
 
 @pytest.mark.parametrize("fault", ["uniform", "most-frequent"])

@@ -17,6 +17,8 @@ import pytest
 from fixture_folders import ROOT, assembled
 from live import judge_command, judge_environment, judge_process
 
+from judge.telling.commands import interpreter
+
 GAMES = "12"
 """Games of each run: enough for the faulty program to show its fault, few enough to be quick."""
 JUDGE_TIMEOUT = 120.0
@@ -39,7 +41,7 @@ def test_a_faulty_program_is_rejected_with_the_check_it_fails(tmp_path: Path) ->
     assert lines[-1] == "wrong-answer learning"
     assert any(line.startswith("REJECTED at game ") and "check learning failed" in line
                for line in lines), done.stdout
-    assert any(line.startswith("  replay: python -m judge --replay ") for line in lines)
+    assert any(line.startswith(f"  replay: {interpreter()} -m judge --replay ") for line in lines)
 
 
 @pytest.mark.parametrize(("fixture", "status"), [("accepted/canonical", 0),

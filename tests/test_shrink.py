@@ -33,6 +33,7 @@ from judge.telling.shrinking.search import (
 from judge.terms.manifest import Manifest
 from judge.terms.replay import read_replay
 from judge.terms.settings import Settings
+from judge.terms.text import plural
 from judge.terms.verdicts import Check, Verdict
 
 pytestmark = pytest.mark.e2e
@@ -95,8 +96,21 @@ def test_a_fault_after_the_30th_game_keeps_exactly_31_games_of_the_simplest_move
     assert found.choices == ((),) * 31
     assert found.count_matters
     text = "\n".join(shrunk_lines(found, manifest))
+    assert "\nSHRUNK: nothing shorter than 31 games found, in " in text
+    assert ": every shorter run tried passed, so the fault needs that many games" in text
     assert "the count of games is what matters" in text
     assert "games 1-30: O on the lowest empty square" in text
+
+
+def test_a_shrink_out_of_time_says_it_found_nothing_shorter_and_why() -> None:
+    manifest = faulty("learning-loss")
+    settings, run = rejected(manifest, 20, 3)
+    found = shrink(manifest, settings, run, seconds=0.001)
+    assert isinstance(found, Shrunk) and found.out_of_time
+    text = "\n".join(shrunk_lines(found, manifest))
+    games = plural(run.decision.place.game, "game")
+    assert f"\nSHRUNK: nothing shorter than {games} found, in " in text
+    assert "the time budget ran out first (--shrink-time 0.001); allow it more" in text
 
 
 def test_a_program_that_takes_no_seed_and_does_not_repeat_itself_is_not_shrunk() -> None:

@@ -32,6 +32,9 @@ import pytest
 from fixture_folders import PROGRAM, ROOT, SHARED, SUBMISSIONS, assemble
 from live import judge_process
 
+from judge.deciding.rereading import reread_transcript
+from judge.terms.manifest import dialect_of
+
 pytestmark = pytest.mark.e2e
 
 VERDICTS = ("accepted", "wrong-answer", "presentation-error", "idle", "time-limit",
@@ -69,6 +72,14 @@ class Fixture:
     """A line the end of the program's stderr must hold."""
     runtime: str
     """The program its command starts: a fixture whose runtime is not installed is skipped."""
+    game: int | None = None
+    """The game the rejection must be reported at."""
+    fact: str = ""
+    """Text a line of the rejection's facts must hold."""
+    hint: str = ""
+    """Text a hint must hold."""
+    absent: str = ""
+    """Text no line of the rejection may hold."""
 
     @property
     def name(self) -> str:
@@ -83,7 +94,9 @@ def read_fixture(folder: Path) -> Fixture:
     return Fixture(folder=folder, verdict=folder.parent.name, check=expected.get("check"),
                    transport=expected.get("transport"), games=expected.get("games", GAMES),
                    seeds=tuple(expected.get("seeds", [expected.get("seed", SEED)])),
-                   stderr=expected.get("stderr"), runtime=manifest["command"][0])
+                   stderr=expected.get("stderr"), runtime=manifest["command"][0],
+                   game=expected.get("game"), fact=expected.get("fact", ""),
+                   hint=expected.get("hint", ""), absent=expected.get("absent", ""))
 
 
 def fixtures() -> list[Fixture]:
@@ -96,14 +109,31 @@ def fixtures() -> list[Fixture]:
 FIXTURES = fixtures()
 
 
+@dataclass(frozen=True)
+class Judged:
+    """A fixture judged: the JSON report, the printed report's lines, the transcript's."""
+
+    report: dict[str, object]
+    lines: list[str]
+    transcript: list[str]
+
+
 def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
           seed: int | None = None) -> dict[str, object]:
     """The judge's machine-readable result for a fixture, on the given or its own transport."""
+    return judged(fixture, tmp_path, transport, seed).report
+
+
+def judged(fixture: Fixture, tmp_path: Path, transport: str | None = None,
+           seed: int | None = None) -> Judged:
+    """A fixture judged on the given or its own transport."""
     if fixture.runtime not in ("python", "python3") and shutil.which(fixture.runtime) is None:
         pytest.skip(f"{fixture.runtime} is not installed")
     result = tmp_path / "result.json"
+    transcript = tmp_path / "transcript.txt"
     command = ["--games", str(fixture.games),
                "--seed", str(fixture.seeds[0] if seed is None else seed), "--json", str(result),
+               "--transcript", str(transcript),
                "--idle-limit", IDLE_LIMIT if fixture.verdict == "idle" else LOADED_IDLE_LIMIT,
                "--grace", GRACE]
     transport = transport or fixture.transport
@@ -116,7 +146,7 @@ def judge(fixture: Fixture, tmp_path: Path, transport: str | None = None,
     assert run.returncode == (report["verdict"] != "accepted"), report
     last_line = run.stdout.strip().splitlines()[-1]
     assert last_line.split()[0] == report["verdict"], last_line
-    return report
+    return Judged(report, run.stdout.splitlines(), transcript.read_text().splitlines())
 
 
 def test_fixture_tree_is_well_formed() -> None:
@@ -223,13 +253,57 @@ SEEDED = [(f, seed) for f in FIXTURES for seed in f.seeds]
                          ids=[f"{f.name}-{seed}" if len(f.seeds) > 1 else f.name
                               for f, seed in SEEDED])
 def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -> None:
-    """The judge gives the fixture the verdict of its folder, and its expected check."""
-    report = judge(fixture, tmp_path, seed=seed)
+    """The judge gives the fixture the verdict of its folder, and its expected check, place,
+    fact and hint; every declaration a hint offers, the same transcript passes under."""
+    found = judged(fixture, tmp_path, seed=seed)
+    report = found.report
     assert report["verdict"] == fixture.verdict, report
     if fixture.check is not None:
         assert report["check"] == fixture.check, report
     if fixture.stderr is not None:
         assert fixture.stderr in report["stderr_tail"], report["stderr_tail"]
+    if fixture.game is not None:
+        assert report["game"] == fixture.game and report["games_played"] == fixture.game - 1
+    rejection = rejection_lines(found.lines)
+    facts = [line for line in rejection if not line.startswith("  hint: ")]
+    hints = [line for line in rejection if line.startswith("  hint: ")]
+    assert fixture.fact in "\n".join(facts), "\n".join(rejection)
+    assert fixture.hint in "\n".join(hints), "\n".join(rejection)
+    assert not fixture.absent or fixture.absent not in "\n".join(rejection), "\n".join(rejection)
+    assert hints == [f"  hint: {hint}" for hint in report["hints"]]  # type: ignore[union-attr]
+    offered = report["declarations_offered"]
+    assert isinstance(offered, dict)
+    if offered:
+        assert_passes_under(fixture, offered, found, tmp_path)
+
+
+def rejection_lines(lines: list[str]) -> list[str]:
+    """The lines of a printed report from `REJECTED` to the hints, the game's log left out."""
+    start = next((i for i, line in enumerate(lines) if line.startswith("REJECTED ")), len(lines))
+    return [line for line in lines[start:-1] if not line.startswith("    ")
+            and not line.startswith(("  replay: ", "  a smaller case"))]
+
+
+def assert_passes_under(fixture: Fixture, offered: dict[str, str], found: Judged,
+                        tmp_path: Path) -> None:
+    """The run passes under the declarations offered: the same transcript read again under
+    them (or, for moves typed in another form, which the transcript cannot show, the fixture
+    judged again with them)."""
+    manifest = tomllib.loads((fixture.folder / "submission.toml").read_text())
+    declared = {key: manifest[key] for key in ("moves", "beads", "refill") if key in manifest}
+    if "moves" in offered:
+        again = tmp_path / "declared"
+        assemble(fixture.folder, again)
+        text = (again / "submission.toml").read_text()
+        (again / "submission.toml").write_text(text.split("[expected]")[0] + "".join(
+            f'{key} = "{value}"\n' for key, value in offered.items()))
+        rerun = judge_process("--games", str(fixture.games), "--seed",
+                              str(found.report["seed"]), again, timeout=JUDGE_TIMEOUT)
+        assert rerun.stdout.strip().splitlines()[-1] == "accepted", rerun.stdout[-3000:]
+        return
+    dialect = dialect_of({**declared, **offered})
+    again = reread_transcript(found.transcript, dialect, fixture.games)
+    assert again is not None and again.passes, again
 
 
 FLUSHING = [f for f in FIXTURES if f.verdict == "accepted" and f.transport is None]

@@ -11,6 +11,7 @@ from judge.deciding.thorough import (
     MARGIN,
     first_settings,
     games_needed,
+    in_plain_words,
     plan,
     second_settings,
     shortfalls,
@@ -85,3 +86,30 @@ def test_standing_says_when_every_alternative_has_its_power() -> None:
                     "has 99% power against its own law")
     short = standing([("bead-draws", evidence((100.0, 1.0, 0.0), (1.0, 1.0, 0.0)))], 300)
     assert "short: bead-draws b (0%)" in short
+
+
+def test_the_last_line_says_in_plain_words_what_was_tested_and_what_it_means() -> None:
+    """Accepted: how many sized alternatives, how many with 99% power, what the others lack,
+    the false-alarm chance; rejected: that more games would not change the answer."""
+    test = evidence((100.0, 1.0, 0.0), (1.0, 1.0, 0.0))
+    line = in_plain_words("accepted", [("bead-draws", test)], 200, second=False)
+    assert line.startswith("thorough, in short: accepted after 200 games in one run. ")
+    assert "weighed against 2 wrong ways of making them" in line
+    assert "in 1 of them would have been rejected with 99% chance or more" in line
+    assert "the other 1 needed more games than the time allowed (--thorough-time)" in line
+    assert line.endswith(f"with a chance of at most {FALSE_ALARM:g}.")
+    line = in_plain_words("wrong-answer learning", [("bead-draws", test)], 12, second=True)
+    assert line.startswith("thorough, in short: rejected (wrong-answer learning) after 12 "
+                           "games in two runs: a check failed, which no amount of games changes")
+
+
+def test_a_long_run_tells_its_progress_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every few seconds and at its last game, never on stdout (the report's)."""
+    from judge.cli import _progress
+
+    show = _progress("second run", 1_500)
+    for game in range(1, 1_501):
+        show(game)
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].startswith("thorough, second run: game 1,500 of 1,500 played, ")

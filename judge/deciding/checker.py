@@ -55,6 +55,10 @@ class Checker(Protocol):
         """True when the next check can be made without waiting."""
         ...
 
+    def drop(self, game: int) -> None:
+        """Game `game`'s learning, queued last, is never to be made: its dump is wrong."""
+        ...
+
     def tests(self) -> Pooled:
         """The statistical tests' evidence after the checks made so far."""
         ...
@@ -90,6 +94,9 @@ class InProcess:
     def ready(self) -> bool:
         """Always: the check is made here."""
         return True
+
+    def drop(self, game: int) -> None:
+        """Nothing to do: a check is made only when the referee makes it."""
 
     def tests(self) -> Pooled:
         """The evidence after the checks made so far."""
@@ -192,6 +199,8 @@ class InWorker:
         """Answers received and not yet taken, in order."""
         self.after: Pooled | None = None
         """The evidence after the last check made, once the checking process sends it."""
+        self.dropped = False
+        """True once the last game's learning is not to count (made there all the same)."""
 
     def queue(self, entry: Entry, dump: DumpReading | None = None) -> Check:
         """The check of `entry`: sent with the game's others at its end, its answer taken in
@@ -248,12 +257,16 @@ class InWorker:
         """True when the next answer is there (never for checks not sent yet)."""
         return bool(self.answers) or (self.sent > 0 and self.link.waiting())
 
+    def drop(self, game: int) -> None:
+        """The evidence is to be as it stood before the last game's learning."""
+        self.dropped = True
+
     def tests(self) -> Pooled:
         """The evidence after the checks made so far: as the last answer taken gave it, or,
         when every check queued was made, as the checking process has it now."""
         if self.after is not None:
             return self.after
-        self._send(TESTS)
+        self._send((TESTS, self.dropped))
         while True:
             answer = self._receive()
             if isinstance(answer, Pooled):
@@ -273,12 +286,15 @@ class InWorker:
 
 
 TESTS = "tests"
-"""The message that asks for the evidence as it stands."""
+"""The message that asks for the evidence as it stands, with whether to leave out the last
+game's learning."""
 
 
 def serve(link: Link, ledger: Ledger, dialect: Dialect) -> None:
     """The checking process: make each game's checks as they come, and answer them."""
     after: Pooled | None = None
+    before_learning: Pooled | None = None
+    """The evidence before the last game's learning was made."""
     fault: tuple[str, str] | None = None
     last_texts: tuple[str, ...] = ()
     while True:
@@ -288,8 +304,9 @@ def serve(link: Link, ledger: Ledger, dialect: Dialect) -> None:
             return
         if message is None:
             return
-        if message == TESTS:
-            link.send(after or ledger.tests())
+        if isinstance(message, tuple) and message[0] == TESTS:
+            dropped = message[1] and before_learning is not None
+            link.send(before_learning if dropped else after or ledger.tests())
             continue
         batch: Batch = message  # type: ignore[assignment]
         entries, lines = batch
@@ -298,6 +315,7 @@ def serve(link: Link, ledger: Ledger, dialect: Dialect) -> None:
             if isinstance(entry, GameLearnt):
                 last_texts = lines_received(lines, last_texts)
                 entry = replace(entry, texts=last_texts)
+                before_learning = after if after is not None else ledger.tests()
             failure: Failure | None = None
             if fault is None:
                 try:

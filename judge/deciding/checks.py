@@ -12,6 +12,14 @@ from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
+from judge.deciding.box_changes import (
+    BEAD_CHANGE,
+    KEPT,
+    REFILL,
+    RULES,
+    before_update,
+    shown,
+)
 from judge.deciding.dumps import (
     PAST,
     Boxes,
@@ -21,7 +29,7 @@ from judge.deciding.dumps import (
     first_empty_boxes,
     read_dump,
 )
-from judge.deciding.phrases import EIGHT_LINES, missed_line, why_over
+from judge.deciding.phrases import EIGHT_LINES, NUMBERINGS, ON_DRAW, missed_line, why_over
 from judge.deciding.randomness import (
     Drawn,
     DrawStatistics,
@@ -37,12 +45,6 @@ from judge.terms.boxes import Draw
 from judge.terms.options import FALSE_ALARM, RefillRule
 from judge.terms.text import plural
 from judge.terms.verdicts import Check, Failure, Place
-
-BEAD_CHANGE: Final = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
-"""SPEC 5: how many beads of each drawn square a box gains after each outcome."""
-REFILL: Final = 3
-KEPT: Final = {outcome: 1 + change for outcome, change in BEAD_CHANGE.items()}
-"""Beads of the drawn square back in the box after the game, by MENACE's result."""
 
 
 def show(counts: Counts) -> str:
@@ -82,7 +84,23 @@ def true_board(before: Board, after: Board, place: Place, *,
         return None, Cell(changed[0])
     should = ("a cleared board with MENACE's first X" if before == EMPTY_BOARD
               else f"{before} with one new X on an empty square")
-    return Failure(Check.TRUE_BOARD, place, should, after), Cell(0)
+    evidence: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    if before != EMPTY_BOARD and not changed:
+        evidence = ("the board is the one before MENACE's move: no X was added",)
+        hints = ("MENACE's move puts one X on an empty square (SPEC section 7, check 2): print "
+                 "the board after the X is placed; if the program drew a bead for a taken "
+                 "square, its boxes must hold beads only for their labels' empty squares "
+                 "(SPEC section 4)",)
+    elif before != EMPTY_BOARD and len(changed) == 1 and after[changed[0]] == X:
+        square = changed[0]
+        evidence = (f"MENACE's X is on square {square}, which {before[square]} held",)
+        hints = ("MENACE moves only onto an empty square: a box holds beads only for its "
+                 "label's empty squares (SPEC section 4), and a bead's square is carried onto "
+                 "the board by the symmetry that turns the label into the board (SPEC section "
+                 "5)",)
+    return Failure(Check.TRUE_BOARD, place, should, after, evidence=evidence,
+                   hints=hints), Cell(0)
 
 
 # -- 3. game-end -------------------------------------------------------------------------
@@ -112,17 +130,19 @@ def interactive(waiting_for_input: bool) -> Check | None:
 
 def dump(texts: Sequence[str], reader: BoxReader, place: Place,
          previous: DumpReading | None = None, *,
-         game_one: tuple[Sequence[Draw], Outcome] | None = None
-         ) -> tuple[Failure | None, DumpReading]:
+         game_one: tuple[Sequence[Draw], Outcome] | None = None,
+         drawn: Sequence[Draw] = ()) -> tuple[Failure | None, DumpReading]:
     """Check 5 on a dump's lines, each read by `reader` (judge/deciding/dumps.py): 304 boxes,
     one for each box of SPEC 4, every bead on an empty square of its label, none empty (but
     where the on-draw refill allows it); and the dump as read.
 
     After a labelled dump of 304 boxes (`previous`), only the lines that differ are read again.
     `game_one`, MENACE's draws and result in game 1, holds the first dump to the boxes game 1
-    can have emptied.
+    can have emptied; `drawn`, the game's draws, relates a bead on a taken square of a box
+    drawn from to the square drawn.
     """
-    failure, reading = read_dump(list(texts), reader, place, previous)
+    failure, reading = read_dump(list(texts), reader, place, previous,
+                                 drawn or (game_one[0] if game_one else ()))
     if failure is None and game_one is not None:
         failure = first_empty_boxes(reading, list(game_one[0]), game_one[1], place)
     return failure, reading
@@ -163,15 +183,23 @@ def _expected_change(before: Counts, squares: frozenset[Cell], outcome: Outcome,
 
 
 def _after(before: Counts, squares: frozenset[Cell], outcome: Outcome,
-           refill: RefillRule) -> Counts | None:
-    """What SPEC 5 says a drawn box holds after the game; None after a refill (its beads are
-    random)."""
+           refill: RefillRule, got: Counts) -> Counts | None:
+    """What SPEC 5 says a drawn box holds after the game, for the square of the drawn one's
+    orbit nearest to what it holds (`got`); None after a refill (its beads are random)."""
     if sum(before) == (1 if refill is RefillRule.ON_EMPTY else 0):
         return None
-    square = min((s for s in squares if before[s]), default=min(squares))
-    after = list(before)
-    after[square] += BEAD_CHANGE[outcome]
-    return tuple(after)
+    def after(square: Cell) -> Counts:
+        counts = list(before)
+        counts[square] += BEAD_CHANGE[outcome]
+        return tuple(counts)
+    return min((after(s) for s in sorted(squares) if before[s]),
+               key=lambda should: (_distance(got, should), should != after(min(squares))),
+               default=after(min(squares)))
+
+
+def _distance(got: Counts, should: Counts) -> int:
+    """How many beads two boxes differ by, square by square."""
+    return sum(abs(a - b) for a, b in zip(got, should, strict=True))
 
 
 def _difference(got: Counts, should: Counts | None) -> tuple[str, ...]:
@@ -204,30 +232,44 @@ def learning_labelled(before: Boxes, after: Boxes, draws: Sequence[Draw], outcom
         elif not any(_box_change_ok(old, counts, draw.squares, outcome, refill)
                      for counts in frames):
             change = _expected_change(old, draw.squares, outcome, refill)
-            should = _after(old, draw.squares, outcome, refill)
+            should = _after(old, draw.squares, outcome, refill, after[label])
+            emptied = refill is RefillRule.ON_EMPTY and sum(old) == 1
+            what = shown(old, frames, draw, outcome, refill)
+            learnt_as = () if should is None else _learnt_as(old, frames, draw.squares,
+                                                             outcome, refill)
             return Failure(Check.LEARNING, place,
                            f"box {label}: " + (change if should is None
                                                else f"{show(should)} ({change})"),
                            show(after[label]), subject=label,
-                           evidence=(*_difference(after[label], should),
-                                     *_learnt_as(old, frames, draw.squares, outcome, refill)))
+                           evidence=(*_difference(after[label], should), *what.evidence,
+                                     *learnt_as),
+                           hints=what.hints,
+                           declarable=((ON_DRAW,) if emptied else ()) + NUMBERINGS)
     return None
 
 
 def learning(before: DumpReading, after: DumpReading, draws: Sequence[Draw], outcome: Outcome,
              refill: RefillRule, place: Place, reader: BoxReader, *,
-             board: Board | None = None) -> Failure | None:
+             board: Board | None = None,
+             last_game: tuple[Sequence[Draw], Outcome] | None = None) -> Failure | None:
     """Check 6: from one dump to the next, only the boxes drawn from change, as SPEC 5 says;
     a failure shows the box's line in both dumps, and, given the `board` the game ended on,
-    how the game ended where the program learned as for another result."""
+    how the game ended where the program learned as for another result; given the previous
+    game's draws and result (`last_game`), whether the dump holds the boxes before this
+    game's update."""
     if after.boxes is not None and before.boxes is not None:
         failure = learning_labelled(before.boxes, after.boxes, draws, outcome, refill, place,
                                     after.changed)
         if failure is not None:
-            failure = replace(failure, evidence=(
-                *failure.evidence,
-                "previous dump: " + _printed(before, reader, failure.subject),
-                "this dump:     " + _printed(after, reader, failure.subject)))
+            printed = ("previous dump: " + _printed(before, reader, failure.subject),
+                       "this dump:     " + _printed(after, reader, failure.subject))
+            if last_game is not None and before_update(before.boxes, after.boxes, last_game,
+                                                       draws, refill, label_frames):
+                return replace(failure, evidence=(*_difference_lines(failure), *printed,
+                                                  _BEFORE_UPDATE.format(game=place.game,
+                                                                        last=place.game - 1)),
+                               hints=(PRINT_AFTER_LEARNING,), declarable=())
+            failure = replace(failure, evidence=(*failure.evidence, *printed))
     elif after.boxes is None and before.boxes is None:
         failure = learning_unlabelled(before.unlabelled, after.unlabelled, len(draws), outcome,
                                       place)
@@ -235,6 +277,19 @@ def learning(before: DumpReading, after: DumpReading, draws: Sequence[Draw], out
         return Failure(None, place, "dumps all labelled or all unlabelled",
                        "a change of form between dumps")
     return failure if failure is None or board is None else _with_ending(failure, outcome, board)
+
+
+_BEFORE_UPDATE: Final = (
+    "this dump holds the boxes before game {game}'s update: every box MENACE drew from in game "
+    "{game} is a bead short, and game {last}'s learning shows only now")
+PRINT_AFTER_LEARNING: Final = (
+    "print the matchboxes after MENACE learns from the game, not before (SPEC section 3, step "
+    "4): each dump holds the boxes after that game's update")
+
+
+def _difference_lines(failure: Failure) -> tuple[str, ...]:
+    """The failure's line on how the box differs from what it should hold."""
+    return tuple(line for line in failure.evidence if line.startswith("difference: "))
 
 
 def _printed(dump: DumpReading, reader: BoxReader, label: str) -> str:
@@ -249,8 +304,7 @@ def _with_ending(failure: Failure, outcome: Outcome, board: Board) -> Failure:
     if outcome is Outcome.DRAW or \
             not any("learned as for a" in line for line in failure.evidence):
         return failure
-    rule = {Outcome.WIN: "after a win the drawn bead goes back with one more of its square",
-            Outcome.LOSS: "after a loss the drawn bead stays out"}[outcome]
+    rule = RULES[outcome]
     return replace(failure, evidence=(*failure.evidence,
                                       f"MENACE {PAST[outcome]}: {why_over(board)}"),
                    hints=(*failure.hints, f"{rule} (SPEC section 5); if the program did not "
@@ -284,8 +338,9 @@ def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], d
     """Check 6 for unlabelled dumps: at most one changed box per draw, each by the right delta."""
     changed = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
     if len(changed) > draws:
-        return Failure(Check.LEARNING, place, f"at most {draws} boxes changed",
-                       f"{len(changed)} boxes changed")
+        return Failure(Check.LEARNING, place,
+                       f"at most {plural(draws, 'box', 'boxes')} changed, one for each draw",
+                       f"{plural(len(changed), 'box', 'boxes')} changed")
     for b, a in changed:
         if not _unlabelled_change_ok(b, a, outcome):
             learnt_as = [other for other in Outcome
@@ -295,7 +350,8 @@ def learning_unlabelled(before: tuple[Counts, ...], after: tuple[Counts, ...], d
                            f"{show(b)} became {show(a)}",
                            evidence=tuple(f"MENACE {PAST[outcome]} here, but the program "
                                           f"learned as for a {other.word}"
-                                          for other in learnt_as[:1]))
+                                          for other in learnt_as[:1]),
+                           declarable=(ON_DRAW,) if sum(b) == 1 else ())
     return None
 
 
@@ -327,7 +383,12 @@ class BeadDraws:
         if not any(square in squares for square in beads):
             return Failure(Check.BEAD_DRAWS, place,
                            f"a square with beads in box {label} ({show(counts_of(beads))})",
-                           f"square {'/'.join(str(s) for s in sorted(squares))}, which had none")
+                           f"square {'/'.join(str(s) for s in sorted(squares))}, which had none",
+                           subject=label,
+                           hints=("a move is a bead drawn from the box of the board MENACE "
+                                  "faces (SPEC section 5): MENACE played a square of which "
+                                  "the previous dump showed no bead in that box",),
+                           declarable=(ON_DRAW, *NUMBERINGS))
         self.statistics.add(Drawn(label, beads, squares, game, index))
         return None
 
@@ -354,7 +415,7 @@ def bead_draws(test: Evidence, place: Place) -> Failure | None:
                  "made at the move (SPEC section 5), so shuffling a box as it is printed and "
                  "taking its first bead next game fixes every draw in advance; draw a bead "
                  "at random when MENACE moves",)
-    return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("moves", DRAW_LAW),
+    return Failure(Check.BEAD_DRAWS, place, DRAW_LAW, test.describe("move", DRAW_LAW),
                    evidence=_per_alternative(test), hints=hints)
 
 
@@ -385,7 +446,7 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
     """Check 6, refills: the evidence against the refill law has not reached its threshold."""
     if test.passed:
         return None
-    return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refills", REFILL_LAW),
+    return Failure(Check.LEARNING, place, REFILL_LAW, test.describe("refill", REFILL_LAW),
                    evidence=_per_alternative(test))
 
 

@@ -81,6 +81,10 @@ class Decision:
     evidence: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     """The likely fixes, shown after the facts (judge/deciding/hints.py adds the whole run's)."""
+    declarable: tuple[tuple[str, str], ...] = ()
+    """Declarations under which the same output might pass, not yet checked."""
+    offered: tuple[tuple[str, str], ...] = ()
+    """Declarations the run was found to pass under, offered in a hint."""
 
     def line(self) -> str:
         """The verdict as printed on the report's last line."""
@@ -166,7 +170,8 @@ def decide(facts: Facts) -> Decision:
         reason = (f"check {failure.check.value} failed" if failure.check
                   else "its output could not be read")
         return Decision(failure.verdict, failure.check, reason, failure.place,
-                        failure.expected, failure.got, failure.evidence, failure.hints)
+                        failure.expected, failure.got, failure.evidence, failure.hints,
+                        failure.declarable)
     if ending is not None and _ended_on_its_own_badly(ending):
         where = "after the last dump" if facts.finished else facts.place.within
         return Decision(Verdict.RUNTIME_ERROR, None, f"{_ending_text(ending)} {where}",

@@ -46,6 +46,11 @@ class Deferred(Generic[Mark]):
         """A check of game `game` that falls due at the next mark."""
         self.queued.append((check, game))
 
+    def drop(self, game: int) -> None:
+        """Forget the checks of game `game` that have not fallen due: what they would check
+        is known to be wrong already."""
+        self.queued = [(check, of) for check, of in self.queued if of != game]
+
     def fall_due(self, mark: Callable[[], Mark]) -> Mark | None:
         """The checks queued so far fall due here, at the mark made now (None: none queued)."""
         if not self.queued:

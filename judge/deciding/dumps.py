@@ -12,9 +12,19 @@ from typing import Final
 
 from reference.board import EMPTY, Board, Cell, O, X, winner
 from reference.outcome import Outcome
-from reference.symmetry import IDENTITY, PERMUTATIONS, Symmetry
+from reference.symmetry import IDENTITY, PERMUTATIONS, SYMMETRIES, Symmetry, map_cell
 
-from judge.deciding.phrases import BEAD_FORMS, REFILL_ON_DRAW, counts_by_move, symmetry_between
+from judge.deciding.box_changes import misplaced
+from judge.deciding.phrases import (
+    BEAD_FORMS,
+    EIGHT_LINES,
+    NO_EMPTY_BOX,
+    NUMBERINGS,
+    ON_DRAW,
+    counts_by_move,
+    symmetry_between,
+    why_over,
+)
 from judge.deciding.randomness import counts_of
 from judge.reading.formats import (
     BeadError,
@@ -36,6 +46,12 @@ PAST: Final = {Outcome.WIN: "won", Outcome.DRAW: "drew", Outcome.LOSS: "lost"}
 """MENACE's result in a sentence: "MENACE won here"."""
 
 
+TAKEN_SQUARE: Final = (
+    "a bead names an empty square of its box's label (SPEC section 4): a box starts with beads "
+    "only for its label's empty squares, and a bead drawn goes back onto the square it was "
+    "drawn for, in the label's frame")
+"""The hint for a bead on a square its label has taken."""
+
 Boxes = dict[Board, Counts]
 """A labelled dump: beads of each box in its canonical label's frame."""
 
@@ -55,15 +71,23 @@ class DumpReading:
     """The reading of each labelled box's line."""
 
 
-def _why_not_a_box(label: Board) -> str:
-    """Why a printed label is not one of the 304 boxes."""
-    if label.count(X) != label.count(O):
-        return "X and O counts differ, so MENACE is not to move"
+def not_a_box(label: Board) -> tuple[str, str]:
+    """Why a printed label is not one of the 304 boxes, and the rule of SPEC section 4 it
+    breaks, for the hint."""
+    xs, os = label.count(X), label.count(O)
+    if xs != os:
+        return (f"it has {plural(xs, 'X', 'Xs')} and {plural(os, 'O', 'Os')}, so it is not "
+                "MENACE's turn", "MENACE plays X and moves first: it has a box only for "
+                "boards with as many Xs as Os (SPEC section 4)")
     if winner(label) is not None:
-        return "someone has three in a row"
-    if label.count(EMPTY) < 2:
-        return "fewer than two empty squares"
-    return "it cannot be reached in play"
+        return (f"the game is over: {why_over(label)}",
+                "a board where a side has three in a row is over and gets no box (SPEC "
+                f"section 4): check the program's test for a line, {EIGHT_LINES}")
+    if label.count(EMPTY) < 2:  # as many Xs as Os: an odd number of empty squares
+        return ("it has one empty square",
+                "when only one square is left, MENACE simply takes it, with no box and no "
+                "bead (SPEC section 4): a box is for a board with two or more empty squares")
+    return "it cannot be reached in play", "a box is for a board reached in play (SPEC section 4)"
 
 
 @dataclass(frozen=True)
@@ -82,6 +106,9 @@ class BoxReading:
     """The beads in the order printed, each in the canonical label's frame."""
     frame: Symmetry = IDENTITY
     """The symmetry carrying the printed label onto the canonical one."""
+    taken: tuple[Board, Cell] | None = None
+    """For a bead on a square its label has taken, where the label is a box's: the box's
+    canonical label and that square in its frame."""
 
 
 class BoxReader:
@@ -105,38 +132,47 @@ class BoxReader:
     def _read(self, text: str) -> BoxReading:
         """Read and check one dump line."""
         def wrong(expected: str, got: str, check: Check | None = Check.DUMP,
-                  hints: tuple[str, ...] = ()) -> BoxReading:
+                  hints: tuple[str, ...] = (), declarable: tuple[tuple[str, str], ...] = (),
+                  taken: tuple[Board, Cell] | None = None) -> BoxReading:
             return BoxReading(None, None, (), Failure(check, NOWHERE, expected, got,
-                                                      hints=hints))
+                                                      hints=hints, declarable=declarable),
+                              taken=taken)
         try:
             entry = read_box_line(text, self.symbols)
             squares = bead_squares(entry.beads, self.numbering)
             counts = counts_of(squares)
         except (UnreadableError, BeadError) as error:
             return wrong("a matchbox: beads as squares", f"{text!r}: {error}", None,
-                         (BEAD_FORMS,))
+                         (BEAD_FORMS,), NUMBERINGS)
         if not any(counts) and not self.empty_allowed:
-            return wrong("no empty box", f"an empty box: {text!r}", hints=(REFILL_ON_DRAW,))
+            return wrong("no empty box", f"an empty box: {text!r}", hints=(NO_EMPTY_BOX,),
+                         declarable=(ON_DRAW,))
         if entry.label is None:
             return BoxReading(None, None, counts)
+        orientation = orientations().get(entry.label)
         for cell, n in enumerate(counts):
             if n and entry.label[cell] != EMPTY:
                 return wrong("every bead on an empty square of its label",
-                             f"bead {cell} on {entry.label[cell]}: {text!r}")
-        orientation = orientations().get(entry.label)
+                             f"bead {cell} on square {cell}, which {entry.label[cell]} holds in "
+                             f"the label {entry.label}: {text!r}", hints=(TAKEN_SQUARE,),
+                             declarable=NUMBERINGS, taken=None if orientation is None else (
+                                 orientation.label,
+                                 PERMUTATIONS[orientation.to_label][Cell(cell)]))
         if orientation is None:
-            return wrong("a label of one of the 304 boxes",
-                         f"{entry.label} ({_why_not_a_box(entry.label)}): {text!r}")
+            why, rule = not_a_box(entry.label)
+            return wrong("a label of one of the 304 boxes", f"{entry.label} ({why}): {text!r}",
+                         hints=(rule,))
         permutation = PERMUTATIONS[orientation.to_label]
         beads = tuple(permutation[square] for square in squares)
         return BoxReading(entry.label, orientation.label, counts_of(beads), beads=beads,
                           frame=orientation.to_label)
 
 
-def _read_whole(texts: list[str], reader: BoxReader,
-                place: Place) -> tuple[Failure | None, DumpReading]:
+def _read_whole(texts: list[str], reader: BoxReader, place: Place,
+                drawn: Sequence[Draw] = ()) -> tuple[Failure | None, DumpReading]:
     """Check 5 on every line of a dump: 304 boxes, one per box of SPEC 4, beads on empty
-    squares, none empty."""
+    squares, none empty; a bead on a taken square of a box `drawn` from in the game is
+    related to the square drawn."""
     boxes: Boxes = {}
     readings: dict[Board, BoxReading] = {}
     printed_as: dict[Board, str] = {}
@@ -145,17 +181,20 @@ def _read_whole(texts: list[str], reader: BoxReader,
     labelled = True
 
     def rejected(expected: str, got: str, check: Check | None = Check.DUMP,
-             evidence: tuple[str, ...] = (),
-             hints: tuple[str, ...] = ()) -> tuple[Failure, DumpReading]:
-        return (Failure(check, place, expected, got, evidence=evidence, hints=hints),
-                DumpReading(None, (), len(texts)))
+                 evidence: tuple[str, ...] = (), hints: tuple[str, ...] = (),
+                 declarable: tuple[tuple[str, str], ...] = ()) -> tuple[Failure, DumpReading]:
+        return (Failure(check, place, expected, got, evidence=evidence, hints=hints,
+                        declarable=declarable), DumpReading(None, (), len(texts)))
 
     for number, text in enumerate(texts, 1):
         reading = reader.read(text)
         problem = reading.problem
         if problem is not None:
+            counted = () if len(texts) == BOX_COUNT else (
+                f"the dump has {plural(len(texts), 'box', 'boxes')}",)
             return rejected(problem.expected, f"box {number}, {problem.got}", problem.check,
-                        hints=problem.hints)
+                            counted, (*_drawn_for(reading.taken, drawn), *problem.hints),
+                            problem.declarable)
         if number == 1:
             labelled = reading.printed is not None
         elif (reading.printed is not None) != labelled:
@@ -184,6 +223,19 @@ def _read_whole(texts: list[str], reader: BoxReader,
         return _miscounted(texts, boxes, labelled, place)
     return None, DumpReading(boxes if labelled else None, tuple(unlabelled), len(texts),
                              tuple(texts), readings=readings)
+
+
+def _drawn_for(taken: tuple[Board, Cell] | None, drawn: Sequence[Draw]) -> tuple[str, ...]:
+    """The hint for a bead on a taken square of a box MENACE drew from in the game: the
+    symmetry that carries the square drawn onto it, where one does."""
+    draw = next((d for d in drawn if taken is not None and d.label == taken[0]), None)
+    if draw is None or taken is None:
+        return ()
+    square = min(draw.squares)
+    if not any(map_cell(g, square) == taken[1] for g in SYMMETRIES):
+        return ()
+    return (f"MENACE drew square {square} from this box in this game: "
+            + misplaced(draw, square, taken[1]),)
 
 
 def _miscounted(texts: list[str], boxes: Boxes, labelled: bool,
@@ -227,7 +279,7 @@ def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,
             return None
         most = plural(allowed, "empty box", "empty boxes")
         return Failure(Check.DUMP, place, f"at most {most}: only a lost game empties a box, one "
-                       "per bead it drew", f"{empty} empty boxes")
+                       "per bead it drew", plural(empty, "empty box", "empty boxes"))
     drawn = {draw.label for draw in draws}
     for label, counts in dump.boxes.items():
         if not any(counts) and (label not in drawn or outcome is not Outcome.LOSS):
@@ -241,13 +293,15 @@ def first_empty_boxes(dump: DumpReading, draws: list[Draw], outcome: Outcome,
 
 
 def read_dump(texts: list[str], reader: BoxReader, place: Place = NOWHERE,
-              previous: DumpReading | None = None) -> tuple[Failure | None, DumpReading]:
+              previous: DumpReading | None = None,
+              drawn: Sequence[Draw] = ()) -> tuple[Failure | None, DumpReading]:
     """Check 5 on a dump's lines, and the dump as read; after a labelled dump of 304 boxes,
-    only the lines that differ from its lines are read again."""
+    only the lines that differ from its lines are read again. `drawn`: the game's draws,
+    for the hint on a bead put back on a taken square."""
     before = previous.texts if previous is not None else ()
     if previous is None or previous.boxes is None or len(texts) != BOX_COUNT \
             or len(before) != BOX_COUNT:
-        return _read_whole(texts, reader, place)
+        return _read_whole(texts, reader, place, drawn)
     boxes = dict(previous.boxes)
     readings = dict(previous.readings)
     changed: list[Board] = []
@@ -255,7 +309,7 @@ def read_dump(texts: list[str], reader: BoxReader, place: Place = NOWHERE,
         reading = reader.read(text)
         if (reading.problem is not None or reading.label is None
                 or reading.label != reader.read(old_text).label):
-            return _read_whole(texts, reader, place)
+            return _read_whole(texts, reader, place, drawn)
         boxes[reading.label] = reading.counts
         readings[reading.label] = reading
         changed.append(reading.label)

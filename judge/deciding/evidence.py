@@ -54,6 +54,7 @@ from statistics import NormalDist
 from typing import Final
 
 from judge.terms.options import FALSE_ALARM
+from judge.terms.text import plural
 
 SMOOTHING: Final = 0.1
 """An alternative that may give an observation no chance is mixed with this share of the SPEC's."""
@@ -177,14 +178,16 @@ class Evidence:
         """Each alternative's evidence on one line, strongest first."""
         return "; ".join(self.per_alternative())
 
-    def describe(self, what: str, law: str) -> str:
-        """The statistic in words: `what` observed, against the SPEC's `law`; the likeliest
-        alternative only where the evidence is worth a look (NOTABLE), else it means nothing."""
+    def describe(self, noun: str, law: str) -> str:
+        """The statistic in words: the observations (each a `noun`, such as `move`), against
+        the SPEC's `law`; the likeliest alternative only where the evidence is worth a look
+        (NOTABLE), else it means nothing."""
+        observed = plural(self.observations, noun)
         if not self.observations:
-            return f"over 0 {what}, nothing to test"
+            return f"over {observed}, nothing to test"
         likeliest = (f"; likeliest alternative: {self.strongest}"
                      if self.log_evidence >= math.log(NOTABLE) else "")
-        return (f"over {self.observations:,} {what}, evidence against {law} "
+        return (f"over {observed}, evidence against {law} "
                 f"{_exp(self.log_evidence):.3g} (rejected at {self.threshold:.0f}){likeliest}")
 
     def powers(self) -> tuple[float | None, ...]:

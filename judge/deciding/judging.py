@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -14,7 +15,7 @@ from reference.solver import value
 from judge.deciding import checks
 from judge.deciding.checker import checker_for
 from judge.deciding.decision import Decision, Facts, decide, with_stop
-from judge.deciding.hints import for_run
+from judge.deciding.hints import Trial, Tried, for_run
 from judge.deciding.opponents import (
     ChoiceOpponent,
     Choices,
@@ -25,15 +26,16 @@ from judge.deciding.opponents import (
 )
 from judge.deciding.randomness import Evidence
 from judge.deciding.referee import UNLABELLED_GAPS, Coverage, Played, Referee
+from judge.deciding.rereading import reread_transcript
 from judge.running import launch
 from judge.running.ending import Ending
 from judge.running.session import LeftoverError, Session
 from judge.terms.boxes import orientations
-from judge.terms.manifest import Manifest
+from judge.terms.manifest import Dialect, Manifest
 from judge.terms.replay import Replay
 from judge.terms.settings import Settings
 from judge.terms.stops import Aftermath, Stop
-from judge.terms.verdicts import Place
+from judge.terms.verdicts import Place, Verdict
 
 DRAIN_SECONDS: Final = 3.0
 DRAIN_QUIET: Final = 0.2
@@ -105,11 +107,14 @@ def opponent_for(settings: Settings, knowledge: Knowledge,
     return opponent
 
 
-def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None) -> Run:
+def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = None,
+          offer_declarations: bool = True, on_game: Callable[[int], None] | None = None) -> Run:
     """Judge one submission: play it under the settings and decide the verdict.
 
     `choices`, when given, script O's moves by index (`ChoiceOpponent`) instead of the
-    settings' opponent.
+    settings' opponent. A rejection's hints offer a declaration only where the run was found
+    to pass under it (`offer_declarations`; judge/deciding/hints.py). `on_game` is told each
+    game's number once it is played.
     """
     begun = time.monotonic()
     knowledge = Knowledge()
@@ -122,7 +127,7 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         warm_up.start()
         try:
             played = Referee(session, manifest.dialect, settings, opponent, knowledge,
-                             warm_up, checker).play()
+                             warm_up, on_game, checker).play()
             ending, end_fault = _end(session, played.stop, settings)
         except BaseException:  # interrupted: leave nothing of the program behind
             session.close()
@@ -133,9 +138,11 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         checker.close()
     facts = facts_from(played.stop, ending, played.place, played.fault or end_fault)
     decision = decide(facts)
-    dialect = manifest.dialect
-    decision = replace(decision, hints=for_run(decision, facts, dialect.moves, dialect.refill,
-                                               settings.idle_seconds))
+    trial = _trial(manifest, settings, played, choices) if offer_declarations else None
+    hints, offered = for_run(decision, facts, manifest.dialect, settings.idle_seconds,
+                             declared_in=manifest.declared_in,
+                             typed_move_read=played.typed_move_read, trial=trial)
+    decision = replace(decision, hints=hints, offered=offered)
     return Run(
         decision=decision, facts=facts, games_played=played.games_played,
         seconds=time.monotonic() - begun, coverage=played.coverage,
@@ -143,6 +150,30 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
         not_checked=() if played.labelled else UNLABELLED_GAPS,
         transcript=played.transcript, game_log=played.game_log,
         replay=replay_of(manifest, settings, played))
+
+
+def _trial(manifest: Manifest, settings: Settings, played: Played,
+           choices: Choices | None) -> Trial:
+    """How the run goes under other declarations: its transcript read again under them
+    (typed moves in another form cannot be: the program would have read other lines); where
+    the transcript passes but ends before the run would have, the program judged again under
+    them, with the same seed."""
+    def tried(dialect: Dialect) -> Tried:
+        if dialect.moves is manifest.moves:
+            again = reread_transcript(played.transcript, dialect, settings.games)
+            if again is None:
+                return Tried(False)
+            if again.failed is not None:
+                failure = again.failed.failure
+                return Tried(False, failure.place, failure.declarable)
+            if again.whole or not again.passes:
+                return Tried(again.passes)
+        declared = replace(manifest, moves=dialect.moves, beads=dialect.beads,
+                           refill=dialect.refill)
+        decision = judge(declared, settings, choices=choices,
+                         offer_declarations=False).decision
+        return Tried(decision.verdict is Verdict.ACCEPTED, decision.place, decision.declarable)
+    return tried
 
 
 def replay_of(manifest: Manifest, settings: Settings, played: Played) -> Replay:

@@ -74,6 +74,8 @@ class Ledger:
         self.refill = refill
         self.last: DumpReading | None = None
         """The dump the next draws are checked against: the last game's."""
+        self.last_game: tuple[Sequence[Draw], Outcome] | None = None
+        """The draws and result of the game that dump ended."""
         self.reader: BoxReader | None = None
         """How its lines are read: the referee's reader, or the ledger's own."""
 
@@ -89,7 +91,8 @@ class Ledger:
         assert self.reader is not None
         previous = self.last
         game_one = (game.draws, game.outcome) if previous is None else None
-        return checks.dump(game.texts, self.reader, game.place, previous, game_one=game_one)[1]
+        return checks.dump(game.texts, self.reader, game.place, previous, game_one=game_one,
+                           drawn=game.draws)[1]
 
     def draw_made(self, draw: DrawMade) -> Failure | None:
         """The move against the beads of its box in the last dump."""
@@ -102,10 +105,12 @@ class Ledger:
         """Check 6 from the last dump to this one, its refills, then the pooled bead-draws
         test; this dump becomes the last."""
         previous, self.last = self.last, dump
+        last_game, self.last_game = self.last_game, (game.draws, game.outcome)
         if previous is not None:
             assert self.reader is not None
             failure = checks.learning(previous, dump, game.draws, game.outcome, self.refill,
-                                      game.place, self.reader, board=game.board)
+                                      game.place, self.reader, board=game.board,
+                                      last_game=last_game)
             if failure is not None:
                 return failure
             if dump.boxes is not None and previous.boxes is not None:

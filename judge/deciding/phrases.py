@@ -20,16 +20,18 @@ TRANSFORMS: Final = {
 }
 """Each symmetry of the square by where it takes the top-left and top-middle squares."""
 
-REFILL_ON_DRAW: Final = (
-    'if the program refills a box only when it next draws from it, empty (the challenge\'s '
-    'literal reading), declare refill = "on-draw" (SPEC section 8): the judge then allows '
-    'empty boxes in dumps')
-"""The hint for an empty box, or a move from one, under the default refill reading."""
+NO_EMPTY_BOX: Final = (
+    "no box is ever empty: when a draw takes a box's last bead, three beads go into it at "
+    "once, each an empty square of its label at random (SPEC section 5)")
+"""The rule an empty box in a dump breaks, under the default refill reading."""
 BEAD_FORMS: Final = (
-    "the judge reads beads as cell numbers 0 to 8 or 1 to 9 (row by row from the top left), "
-    'or as squares LL to RR; declare beads = "0-8", "1-9" or "letters" (SPEC section 8) if '
-    "it guessed the numbering wrong")
-"""The hint for beads written in a form the judge cannot read."""
+    "the judge reads beads as cell numbers 0 to 8 or 1 to 9, row by row from the top left, or "
+    "as squares LL to RR, spaced, bracketed or run together (SPEC section 8)")
+"""The rule for beads written in a form the judge cannot read."""
+NUMBERINGS: Final = (("beads", "0-8"), ("beads", "1-9"), ("beads", "letters"))
+"""The bead numberings a rejection at a dump might be read under instead."""
+ON_DRAW: Final = ("refill", "on-draw")
+"""The other reading of the refill rule (SPEC section 8)."""
 
 
 def symmetry_between(first: Board, second: Board) -> str:

@@ -4,7 +4,7 @@ output arrives, and says how the run went, as a value."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -18,7 +18,7 @@ from judge.deciding.deferred import Deferred
 from judge.deciding.dumps import BoxReader, DumpReading, box_reader
 from judge.deciding.ledger import DrawMade, GameLearnt
 from judge.deciding.opponents import Knowledge, Opponent
-from judge.deciding.phrases import BEAD_FORMS
+from judge.deciding.phrases import BEAD_FORMS, NUMBERINGS
 from judge.deciding.randomness import Evidence
 from judge.reading.formats import Symbols, is_blank, is_new_game, move_text, read_cells
 from judge.reading.reader import Instead, Position, Reader
@@ -74,6 +74,8 @@ class Played:
     transcript: tuple[str, ...]
     game_log: tuple[str, ...]
     """The lines of the last game played, without its dump."""
+    typed_move_read: bool = False
+    """True once the program printed the true board after the first move the judge typed."""
 
 
 UNLABELLED_GAPS: Final = (
@@ -89,9 +91,13 @@ class Referee:
 
     def __init__(self, channel: Channel, dialect: Dialect, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
-                 warm_up: threading.Thread | None = None, checker: Checker | None = None) -> None:
+                 warm_up: threading.Thread | None = None,
+                 on_game: Callable[[int], None] | None = None,
+                 checker: Checker | None = None) -> None:
         self.warm_up = warm_up
         """Builds shared tables in the background; joined before they are first used."""
+        self.on_game = on_game
+        """Told the number of each game once it is played (for progress)."""
         self.channel = channel
         self.dialect = dialect
         self.settings = settings
@@ -117,6 +123,8 @@ class Referee:
         self.box_reader: BoxReader | None = None
         self.deferred: Deferred[Mark] = Deferred(self._rewind)
         """The checks no move depends on (judge/deciding/deferred.py)."""
+        self.typed_move_read = False
+        """True once the board after the first move typed was true."""
         self.stopped_coverage: Coverage | None = None
         """What the run had exercised where a check that failed late fell due."""
 
@@ -136,7 +144,8 @@ class Referee:
         return Played(stop, fault, self.place, self.games_played,
                       tuple(tuple(game) for game in self.moves_sent), self.coverage(),
                       tests.bead_draws, tests.refill_beads, self.labelled,
-                      self.reader.transcript.lines(), self.reader.game_log.lines())
+                      self.reader.transcript.lines(), self.reader.game_log.lines(),
+                      self.typed_move_read)
 
     def _play_all(self) -> None:
         """Play every game; raises Stop at the first problem."""
@@ -147,6 +156,8 @@ class Referee:
                 self.play_game(game)
                 self.games_played = game
                 self.outcomes = self.outcomes.after(self.results[game - 1])
+                if self.on_game is not None:
+                    self.on_game(game)
             self.finish()
         except Stop:
             self.deferred.settle(self._mark)  # a check that failed late is the one to report
@@ -178,10 +189,14 @@ class Referee:
         if games:
             del self.moves_sent[-1][moves:]
         if game:
-            self.games_played = min(self.games_played, game - 1)
-            self.outcomes = Tally()
-            for outcome in self.results[:self.games_played]:
-                self.outcomes = self.outcomes.after(outcome)
+            self._played_only(min(self.games_played, game - 1))
+
+    def _played_only(self, games: int) -> None:
+        """Count only the first `games` games as played (a later one failed a check)."""
+        self.games_played = games
+        self.outcomes = Tally()
+        for outcome in self.results[:games]:
+            self.outcomes = self.outcomes.after(outcome)
 
     def play_game(self, game: int) -> None:
         """One game: `new game`, the moves, the dump, and the checks on all of them."""
@@ -192,7 +207,7 @@ class Referee:
         if not is_new_game(text):
             box = reader.as_box(text)
             if game > 1 and box is not None:
-                self._dump_goes_on(text)
+                self._dump_went_on(text, in_next_game=True)
             if box is None and read_cells(text, reader.symbols) is None:
                 fail(Failure(None, self.place, "new game", text))
         fail(checks.new_game(text, self.place))
@@ -216,6 +231,7 @@ class Referee:
             self._make_while_waiting()
             after = self._board(board)
             fail(checks.true_board(board, after, self.place, o_move=move)[0])
+            self.typed_move_read = True
             board = after
             if is_over(board):
                 break
@@ -265,7 +281,7 @@ class Referee:
                     fail(checks.game_end(board, True, f"a board: {first}", place))
                 raise Failed(Failure(None, place, "a matchbox", first, hints=(
                     "a matchbox line is its label, a board as nine cells, then its beads: "
-                    + BEAD_FORMS,))) from None
+                    + BEAD_FORMS,), declarable=NUMBERINGS)) from None
 
     def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
         """Record a MENACE move and test it against the beads of the previous dump."""
@@ -296,9 +312,14 @@ class Referee:
                                          self.dialect.refill)
         previous = self.last_dump
         failure, dump = checks.dump(texts, self.box_reader, self.place, previous,
-                                    game_one=(draws, outcome) if previous is None else None)
+                                    game_one=(draws, outcome) if previous is None else None,
+                                    drawn=draws)
         self.deferred.fall_due(self._mark)
         if failure is not None:
+            more = self.reader.rest_of_dump(self.settings.grace_seconds)
+            if more:  # the dump as printed, every box line counted
+                failure = checks.dump([*texts, *more], self.box_reader, self.place,
+                                      drawn=draws)[0] or failure
             self.deferred.make_due()  # the checks of this game's moves come first
             fail(failure)
         self.labelled = dump.boxes is not None
@@ -332,14 +353,25 @@ class Referee:
         """Fail on output after the last dump."""
         fail(checks.new_game(text, self.place, more=False))
         if self.reader.as_box(text) is not None:
-            self._dump_goes_on(text)
+            self._dump_went_on(text, in_next_game=False)
         fail(Failure(None, self.place, "the end of output", text))
 
-    def _dump_goes_on(self, text: str) -> None:
-        """Check 5 on the dump just read, with a box line that came after it."""
+    def _dump_went_on(self, text: str, *, in_next_game: bool) -> None:
+        """Check 5 on the last dump read, with the box line `text` that came after its 304th
+        and every box line after that: a fault of the game that dump ended, reported there
+        (that game no longer counts as played), its learning never checked."""
         last = self.last_dump
         assert last is not None and self.box_reader is not None
-        fail(checks.dump([*last.texts, text], self.box_reader, self.place, last)[0])
+        game = self.games_played
+        self.deferred.drop(game)  # they would read a dump now known to be wrong
+        self.checker.drop(game)
+        self.deferred.make_due()
+        if in_next_game:
+            self.reader.back_to_last_game()
+        self.place = Place(game, 0)
+        self._played_only(game - 1)
+        more = self.reader.rest_of_dump(self.settings.grace_seconds)
+        fail(checks.dump([*last.texts, text, *more], self.box_reader, self.place)[0])
 
     def coverage(self) -> Coverage:
         """What this run exercised (up to where a check that failed late fell due)."""

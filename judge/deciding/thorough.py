@@ -139,3 +139,28 @@ def false_alarm_line() -> str:
     """The thorough judgement's false-alarm rate, in a line."""
     return (f"thorough: each run's statistical checks reject a correct program with chance at "
             f"most {FALSE_ALARM / RUNS:g}, the judgement at most {FALSE_ALARM:g}")
+
+
+def in_plain_words(verdict: str, tests: Sequence[tuple[str, Evidence]], games: int, *,
+                   second: bool) -> str:
+    """What a thorough judgement found, in plain words, the last line of its report: what was
+    tested, how much power the tests had, and what that means for the answer."""
+    runs = "two runs" if second else "one run"
+    if verdict != "accepted":
+        statistical = any(not evidence.passed for _, evidence in tests)
+        why = ("a statistical check found its draws or refills unlike SPEC section 5's, with a "
+               f"chance of at most {FALSE_ALARM:g} of doing so to a correct program"
+               if statistical else "a check failed, which no amount of games changes")
+        return (f"thorough, in short: rejected ({verdict}) after {games:,} games in {runs}: "
+                f"{why}; mend what the report names and judge it again")
+    sized = sum(sum(evidence.sized) for _, evidence in tests if evidence.expected)
+    short = len(shortfalls(tests, games))
+    caught = (f"a program that drew or refilled in {sized - short} of them would have been "
+              f"rejected with {POWER:.0%} chance or more")
+    if short:
+        caught += (f"; the other {short} needed more games than the time allowed "
+                   "(--thorough-time), so this judgement says little about them")
+    return (f"thorough, in short: accepted after {games:,} games in {runs}. Its bead draws and "
+            f"refills were weighed against {sized} wrong ways of making them, and {caught}. A "
+            f"correct program is rejected by these tests with a chance of at most "
+            f"{FALSE_ALARM:g}.")

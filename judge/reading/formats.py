@@ -10,6 +10,7 @@ from typing import Final
 from reference.board import EMPTY, Board, Cell, O, X
 from reference.notation import InvalidMoveTextError, move_name, parse_move
 
+from judge.terms.boxes import BOX_COUNT
 from judge.terms.options import BeadFormat, MoveFormat
 
 DEFAULT_X: Final = "Xx"
@@ -269,10 +270,19 @@ def _split_label(line: str, symbols: Symbols) -> tuple[str | None, str]:
         if len(found) == 9:
             label = symbols.board("".join(found))
             rest = text[index + 1:]
-            if label is not None and (not rest or not rest[0].isalnum()):
+            if label is not None and (not rest or not rest[0].isalnum()
+                                      or _runs_into(label, rest)):
                 return label, rest
             break
     return None, line
+
+
+def _runs_into(label: str, rest: str) -> bool:
+    """True when the beads after a label's nine cells ran into it (`X...O....1258`): a label is
+    always nine cells, and one with as many Xs as Os followed by beads alone is no run of beads
+    (nine beads of square 0 would read as nine Os)."""
+    return label.count(X) == label.count(O) and \
+        set("".join(rest.translate(_BEAD_SEPARATORS).split())) <= _BEAD_CHARS
 
 
 def read_box_line(line: str, symbols: Symbols) -> BoxLine:
@@ -286,9 +296,14 @@ def read_box_line(line: str, symbols: Symbols) -> BoxLine:
 
 
 def split_one_line_dump(line: str) -> list[str] | None:
-    """The bead lists of a dump printed on one line, `[[0, 2], [4, 8, 4], ...]`, or None."""
+    """The bead lists of a dump printed on one line, or None: each list in brackets,
+    `[[0, 2], [4, 8, 4], ...]`, or each box's beads run together and the 304 boxes separated
+    by spaces, `02 484 ...`."""
     text = line.strip()
     if not text.startswith("[["):
+        words = text.split()
+        if len(words) == BOX_COUNT and all(set(word) <= _BEAD_CHARS for word in words):
+            return words
         return None
     groups = _GROUP.findall(text)
     return groups if len(groups) > 9 else None

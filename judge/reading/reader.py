@@ -39,9 +39,11 @@ from judge.terms.stops import (
 from judge.terms.verdicts import Failure, Place
 
 TRANSCRIPT_TAIL: Final = 16
-"""Lines of the transcript kept for the report, unless the whole transcript is asked for."""
+"""Last lines of a transcript cut past its head, kept for the report, unless the whole
+transcript is asked for."""
 TRANSCRIPT_BYTES: Final = 16 << 20
-"""Memory for the first lines of a whole transcript (a few thousand games' worth); past it,
+"""Memory for the first lines of a transcript (a few thousand games' worth): a rejection's
+transcript is read again under other declarations (judge/deciding/rereading.py); past it,
 only the last ones are kept, within TAIL_BYTES."""
 TAIL_BYTES: Final = 2 << 20
 """Memory for the last lines of the transcript, or of a game's log."""
@@ -50,13 +52,15 @@ TAIL_LINES: Final = 10_000
 GAME_LOG_BYTES: Final = 256 << 10
 """Memory for the first lines of a game's log; past it, only the last GAME_LOG_TAIL are kept."""
 GAME_LOG_TAIL: Final = 100
+REST_OF_DUMP: Final = 100_000
+"""The most box lines past a dump's 304th that are counted (a flood is the output limit's)."""
 
 
 def transcript_record(whole: bool) -> Record:
-    """A record for the transcript: the whole (within its caps), or the report's last lines."""
-    if whole:
-        return Record(head_bytes=TRANSCRIPT_BYTES, tail_lines=TAIL_LINES, tail_bytes=TAIL_BYTES)
-    return Record(head_bytes=0, tail_lines=TRANSCRIPT_TAIL, tail_bytes=TAIL_BYTES)
+    """A record for the transcript: its head, then, past it, as many last lines as a whole
+    transcript keeps, or the report's last lines."""
+    return Record(head_bytes=TRANSCRIPT_BYTES, tail_lines=TAIL_LINES if whole else TRANSCRIPT_TAIL,
+                  tail_bytes=TAIL_BYTES)
 
 
 def game_log() -> Record:
@@ -102,10 +106,16 @@ class Reader:
         self.known_rows: dict[str, str | None] = {}
         self.board_form: BoardForm | None = None
         """The form of the boards printed so far: one line, or rows."""
+        self.dump_cut = False
+        """True when the last dump read stopped at its 304th line, whatever came after it."""
 
     def new_game_log(self) -> None:
         """Start the log of a new game."""
         self.last_game_log, self.game_log = self.game_log, game_log()
+
+    def back_to_last_game(self) -> None:
+        """Show the previous game's log again: a fault of its dump came to light in this one."""
+        self.game_log = self.last_game_log
 
     def position(self) -> Position:
         """Where the conversation stands now."""
@@ -243,10 +253,11 @@ class Reader:
 
         `known` holds box lines already read in earlier dumps, taken without reading them again.
         """
+        self.dump_cut = False
         one_line = split_one_line_dump(first)
         if one_line is not None:
             return [f"[{group}]" for group in one_line]
-        if self.as_box(first) is None and not self._empty_box_line(first):
+        if not self.is_box_line(first):
             raise Instead(first)
         texts = [first]
         while len(texts) < BOX_COUNT:
@@ -274,4 +285,34 @@ class Reader:
                     texts.append(text)
             if not noted:
                 self._note_received(chunk)
+        self.dump_cut = len(texts) == BOX_COUNT
         return texts
+
+    def is_box_line(self, text: str) -> bool:
+        """True when the line reads as a matchbox, an empty one included."""
+        return self.as_box(text) is not None or self._empty_box_line(text)
+
+    def rest_of_dump(self, idle: float) -> list[str]:
+        """The box lines printed after the 304th line of the dump just read, so that the dump is
+        counted as printed: up to the first line that is no box (read again in its turn), the
+        end of the output, or a silence of `idle` seconds; at most REST_OF_DUMP of them."""
+        rest: list[str] = []
+        if not self.dump_cut:
+            return rest
+        with self.dump():
+            while len(rest) < REST_OF_DUMP:
+                if self.ahead:
+                    text, noted = self.ahead.popleft()
+                    self._received(text, noted=noted)
+                else:
+                    got = self.watch.line(idle_seconds=idle)
+                    if not isinstance(got, str):
+                        break
+                    text = self._received(got)
+                if self.is_box_line(text):
+                    rest.append(text)
+                elif not is_blank(text) and not is_border(text, self.symbols):
+                    self.ahead.appendleft((text, True))
+                    break
+        self.dump_cut = False
+        return rest

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import textwrap
+import shlex
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ from judge.deciding.judging import Run
 from judge.deciding.randomness import Evidence
 from judge.reading.formats import Symbols, move_text
 from judge.running.ending import Ending
+from judge.telling.commands import judge_command
 from judge.telling.shrinking.case import describe_game, game_moves, test_body
 from judge.telling.shrinking.search import SEED_ADVICE, Shrunk, size
 from judge.terms.manifest import Manifest
@@ -32,10 +33,14 @@ def printable(text: str) -> str:
     return escaped(text, WIDTH)
 
 
-def wrapped(hint: str) -> list[str]:
-    """A hint as report lines of at most WIDTH characters, `  hint: ` before the first (a
-    hint is never cut: it is the fix)."""
-    return textwrap.wrap(hint, WIDTH, initial_indent="  hint: ", subsequent_indent="        ")
+GAME_LOG_SHOWN = 60
+"""The most lines of the failed game's log a report shows (its last ones)."""
+
+
+def hint_line(hint: str) -> str:
+    """A hint as one report line, whole: it is the fix, so never cut, and never broken in
+    the middle of a phrase (a terminal wraps it where it must)."""
+    return f"  hint: {escaped(hint)}"
 
 
 def report_lines(run: Run, replay_path: Path | None = None,
@@ -53,9 +58,9 @@ def report_lines(run: Run, replay_path: Path | None = None,
                  f"{plural(coverage.refills, 'refill')}, "
                  f"{plural(coverage.symmetric_draws, 'draw')} from symmetric boxes checked")
     if run.bead_draws.observations:
-        lines.append(f"bead-draws: {run.bead_draws.describe('moves', DRAW_LAW)}")
+        lines.append(f"bead-draws: {run.bead_draws.describe('move', DRAW_LAW)}")
     if run.refill_beads.observations:
-        lines.append(f"refills: {run.refill_beads.describe('refills', REFILL_LAW)}")
+        lines.append(f"refills: {run.refill_beads.describe('refill', REFILL_LAW)}")
     for gap in run.not_checked:
         lines.append(f"not checked (unlabelled dump): {gap}")
     if decision.verdict is not Verdict.ACCEPTED:
@@ -74,20 +79,28 @@ def report_lines(run: Run, replay_path: Path | None = None,
         for line in decision.evidence:
             lines.append(f"  {printable(line)}")
         if run.game_log and decision.place.game:
+            hidden = len(run.game_log) - GAME_LOG_SHOWN
             lines.append(f"  game {decision.place.game} so far, without its dump "
-                         "(> judge to program, < program to judge):")
-            lines.extend("    " + printable(line) for line in run.game_log[-30:])
+                         "(> judge to program, < program to judge)"
+                         + (f", its last {GAME_LOG_SHOWN} lines of {len(run.game_log):,} "
+                            "(--transcript FILE keeps them all)" if hidden > 0 else "") + ":")
+            lines.extend("    " + printable(line) for line in run.game_log[-GAME_LOG_SHOWN:])
         tail = run.transcript[-6:]
         if tail and tuple(run.game_log[-len(tail):]) != tail:
             lines.append("  last lines of the transcript:")
             lines.extend("    " + printable(line) for line in tail)
-        lines.extend(line for hint in decision.hints for line in wrapped(escaped(hint)))
+        lines.extend(hint_line(hint) for hint in decision.hints)
         if replay_path is not None:
-            lines.append(f"  replay: python -m judge --replay {replay_path}")
+            lines.append(f"  replay: {replay_command(replay_path)}")
         if shrink_command is not None:
             lines.append(f"  a smaller case that fails the same way: {shrink_command}")
     lines.append(decision.line())
     return lines
+
+
+def replay_command(replay_path: Path) -> str:
+    """The command that plays a saved replay again."""
+    return judge_command(f"--replay {shlex.quote(str(replay_path))}")
 
 
 def _used(ending: Ending | None) -> str:
@@ -128,6 +141,7 @@ def report_json(run: Run, manifest: Manifest | None = None) -> dict[str, Any]:
         "expected": decision.expected,
         "got": decision.got,
         "hints": list(decision.hints),
+        "declarations_offered": dict(decision.offered),
         "games_played": run.games_played,
         "seconds": round(run.seconds, 3),
         "cpu_seconds": round(ending.cpu_seconds, 3) if ending else None,
@@ -171,10 +185,17 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
     choices, run = shrunk.choices, shrunk.run
     games, scripted, _ = size(choices)
     repeatability = shrunk.repeatability
-    lines = ["", f"SHRUNK: from {plural(shrunk.original_games, 'game')} to "
-                 f"{plural(games, 'game')} with {plural(scripted, 'scripted O move')}, in "
-                 f"{plural(shrunk.attempts, 'run')}, {shrunk.seconds:.1f} s",
-             f"  {repeatability.describe()}"]
+    searched = f"in {plural(shrunk.attempts, 'run')}, {shrunk.seconds:.1f} s"
+    if games < shrunk.original_games:
+        head = (f"SHRUNK: from {plural(shrunk.original_games, 'game')} to "
+                f"{plural(games, 'game')} with {plural(scripted, 'scripted O move')}, {searched}")
+    else:
+        why = (f"the time budget ran out first (--shrink-time {shrunk.budget:g}); allow it "
+               "more to search further" if shrunk.out_of_time else
+               "every shorter run tried passed, so the fault needs that many games")
+        head = (f"SHRUNK: nothing shorter than {plural(games, 'game')} found, {searched}: "
+                f"{why}")
+    lines = ["", head, f"  {repeatability.describe()}"]
     if not repeatability.seeded and not repeatability.repeatable:
         lines.append(f"  {SEED_ADVICE}")
     if shrunk.seed != shrunk.original_seed:
@@ -213,7 +234,7 @@ def shrunk_lines(shrunk: Shrunk, manifest: Manifest, replay_path: Path | None = 
         lines.extend("      " + printable(line) for line in ending.stderr_tail[-6:])
     lines.append(f"  judged as: {decision.line()}")
     if replay_path is not None:
-        lines.append(f"  replay: python -m judge --replay {replay_path}")
+        lines.append(f"  replay: {replay_command(replay_path)}")
     if test_path is not None:
         lines.append(f"  as a pytest test (saved in {test_path}):")
         lines.extend("    " + line if line else "" for line in

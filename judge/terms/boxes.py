@@ -83,6 +83,8 @@ class Draw:
 
     label: Board
     squares: frozenset[Cell]
+    faced: Board = ""
+    """The board MENACE faced, where known ("" where not)."""
 
 
 @cache
@@ -91,4 +93,4 @@ def draw_for_move(board: Board, cell: Cell) -> Draw | None:
     if not needs_box(board):
         return None
     label, g = label_of(board)
-    return Draw(label, square_orbit(label, map_cell(g, cell)))
+    return Draw(label, square_orbit(label, map_cell(g, cell)), board)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import shlex
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +23,9 @@ from judge.terms.options import (
 )
 
 MANIFEST_NAME: Final = "submission.toml"
+HEADER_LINES: Final = 5
+"""A bare file's `menace-judge:` header is looked for in this many first lines."""
+HEADER_WORDS: Final = "five"
 DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty", "transport",
                        "memory_mb", "code_page")
 """The manifest's keys that a bare command or file declares in words (`key=value`)."""
@@ -29,6 +33,31 @@ DECLARATIONS: Final = ("moves", "beads", "refill", "seed_args", "x", "o", "empty
 
 class ManifestError(ValueError):
     """A manifest that is missing, unreadable, or has a bad value."""
+
+
+class DeclaredIn(Enum):
+    """Where a submission declares its freedoms (SPEC section 10), so where a hint says to."""
+
+    MANIFEST = "submission.toml"
+    """A folder: `key = "value"` in its manifest."""
+    HEADER = "header"
+    """A bare source file: the judge's options, or its `menace-judge:` header."""
+    OPTIONS = "options"
+    """A bare command: the judge's options."""
+
+
+def spelled(declarations: Sequence[tuple[str, str]], where: DeclaredIn) -> str:
+    """Declarations as they are written where the submission declares: `--refill on-draw`, or
+    `refill = "on-draw"` in submission.toml."""
+    if where is DeclaredIn.MANIFEST:
+        return " and ".join(f'{key} = "{value}"' for key, value in declarations) \
+            + f" in {MANIFEST_NAME}"
+    options = " ".join(f"--{key.replace('_', '-')} {value}" for key, value in declarations)
+    if where is DeclaredIn.HEADER:
+        words = " ".join(f"{key}={value}" for key, value in declarations)
+        return (f"{options} (or `menace-judge: {words}` in a header among the file's first "
+                f"{HEADER_WORDS} lines)")
+    return options
 
 
 @dataclass(frozen=True)
@@ -48,6 +77,17 @@ class Dialect:
     def numbering(self) -> BeadFormat | None:
         """The bead numbering declared, None when the judge guesses it from the first dump."""
         return None if self.beads is BeadFormat.AUTO else self.beads
+
+    def declaring(self, declarations: Sequence[tuple[str, str]]) -> Dialect:
+        """This dialect with more declarations (`refill`, `on-draw`), their values checked."""
+        return _dialect({**{name: getattr(self, name).value if name in CHOICES
+                            else getattr(self, name) for name in DIALECT_KEYS},
+                         **dict(declarations)})
+
+    def declares(self, key: str, value: str) -> bool:
+        """True when this dialect holds the declaration already."""
+        current = getattr(self, key, None)
+        return str(getattr(current, "value", current)) == value
 
 
 @dataclass(frozen=True)
@@ -73,6 +113,9 @@ class Manifest:
     """The submission folder, copied to a fresh working folder for each run."""
     files: tuple[Path, ...] = ()
     """Files of the host, each copied by its name into the top of the working folder."""
+    declared_in: DeclaredIn = DeclaredIn.OPTIONS
+    """Where it declares its freedoms: its manifest (a folder), a header (a bare file), or
+    the judge's options (a bare command)."""
 
     @property
     def dialect(self) -> Dialect:
@@ -214,6 +257,12 @@ def declarations_table(words: Mapping[str, str], where: str = "") -> dict[str, A
     return table
 
 
+DIALECT_KEYS: Final = ("moves", "beads", "refill", "x", "o", "empty")
+"""The declarations a dialect holds."""
+CHOICES: Final = ("moves", "beads", "refill")
+"""Those of them whose values are an option's choices."""
+
+
 def _dialect(table: dict[str, Any]) -> Dialect:
     """How the program writes and reads, from a table (TOML's, or declarations'), checked."""
     return Dialect(
@@ -262,6 +311,7 @@ def manifest_from(table: dict[str, Any], folder: Path | None = None,
         code_page=_code_page(table),
         folder=folder,
         files=files,
+        declared_in=DeclaredIn.OPTIONS if folder is None else DeclaredIn.MANIFEST,
     )
 
 
@@ -298,8 +348,3 @@ def read_manifest(folder: Path) -> Manifest:
 def is_submission(folder: Path) -> bool:
     """True when `folder` holds a single submission (it has a manifest)."""
     return (folder / MANIFEST_NAME).is_file()
-
-
-def is_collection(folder: Path) -> bool:
-    """True when some subfolder of `folder` holds a submission."""
-    return folder.is_dir() and any(is_submission(sub) for sub in folder.iterdir() if sub.is_dir())

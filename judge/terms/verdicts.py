@@ -85,6 +85,9 @@ class Failure:
     """Lines of output that show the fault, beyond `got`."""
     hints: tuple[str, ...] = ()
     """The likely fixes, shown after the facts, each a sentence."""
+    declarable: tuple[tuple[str, str], ...] = ()
+    """Declarations (key, value) under which the same output might pass: the judge offers
+    one only once it has checked that the run passes under it (judge/deciding/hints.py)."""
 
     @property
     def verdict(self) -> Verdict:

@@ -36,6 +36,10 @@ FAULTS = frozenset({
     # faults that show late, or only in some positions, for the shrinker (tests/test_shrink.py)
     "fourth-move", "after-refill", "one-symmetry", "one-diagonal", "after-game", "unseeded",
     "unlucky-game",
+    # faults whose fixtures' reports are asserted line by line ([expected] fact and hint)
+    "box-for-every-image", "box-for-the-last-square", "never-refills", "beads-run-into-label",
+    "unlabelled-one-line-spaced", "boxes-miss-a-diagonal", "win-adds-three",
+    "learns-in-board-frame", "move-adds-no-x",
 })
 
 
@@ -131,9 +135,10 @@ def play(board, square, mark):
     return board[:square] + mark + board[square + 1:]
 
 
-def needs_box(board):
+def needs_box(board, lines=LINES):
     """True when MENACE faces a choice on this board: its turn, game on, two squares free."""
-    return board.count("X") == board.count("O") and winner(board) is None and board.count(".") >= 2
+    return (board.count("X") == board.count("O") and winner(board, lines) is None
+            and board.count(".") >= 2)
 
 
 def first_beads(label, rng):
@@ -162,18 +167,21 @@ def all_boxes(rng):
     boxes = {}
     seen = set()
     frontier = ["." * 9]
+    lines = LINES[:-1] if fault("boxes-miss-a-diagonal") else LINES
     while frontier:
         board = frontier.pop()
         if board in seen:
             continue
         seen.add(board)
-        if needs_box(board):
-            label = label_of(board)[0]
+        if needs_box(board, lines):
+            label = board if fault("box-for-every-image") else label_of(board)[0]
             if label not in boxes:
                 boxes[label] = first_beads(label, rng)
-        if not is_over(board):
+        if not is_over(board, lines):
             mark = "X" if board.count("X") == board.count("O") else "O"
             frontier.extend(play(board, c, mark) for c in empty_squares(board))
+    if fault("box-for-every-image") or fault("boxes-miss-a-diagonal"):
+        return boxes
     assert len(boxes) == 304
     if fault("boxes-when-met"):
         return WhenMet(boxes)
@@ -254,6 +262,8 @@ def box_line(label, beads, rng):
         return label, " ".join("abcdefghi"[bead] for bead in beads)
     if fault("beads-one-to-nine"):
         return label, " ".join(str(bead + 1) for bead in beads)
+    if fault("beads-run-into-label"):
+        return (label + "".join(str(bead) for bead in beads),)
     return label, " ".join(str(bead) for bead in beads)
 
 
@@ -262,6 +272,9 @@ def print_boxes(boxes, rng):
     labels = sorted(boxes, key=lambda b: (9 - b.count("."), b))
     if fault("unlabelled-dump"):
         print([sorted(boxes[label]) for label in labels])
+        return
+    if fault("unlabelled-one-line-spaced"):
+        print(" ".join("".join(str(bead) for bead in sorted(boxes[label])) for label in labels))
         return
     if fault("shuffled-dumps"):
         labels = rng.sample(sorted(boxes), len(boxes))
@@ -272,6 +285,8 @@ def print_boxes(boxes, rng):
         twin = labels[1]
         beads = " ".join(str(MIRROR.index(bead)) for bead in sorted(boxes[twin]))
         print(image(twin, MIRROR), beads)
+    if fault("box-for-the-last-square"):
+        print("XOXXOOOX. 8")
 
 
 def read_line():
@@ -339,6 +354,10 @@ def refill(beads, label, rng):
         beads.extend(rng.choice(empty_squares(label)) for _ in range(count))
 
 
+class Resigns(Exception):
+    """MENACE finds its box empty and gives the game up (never-refills)."""
+
+
 def menace_move(board, boxes, drawn, rng):
     """MENACE's square: a bead drawn from the board's box, set aside in `drawn`."""
     if board.count(".") == 1:
@@ -347,14 +366,17 @@ def menace_move(board, boxes, drawn, rng):
         pass
     label, source = label_of(board)
     beads = boxes[board if fault("crash-mid-game") else label]
+    if fault("never-refills") and not beads:
+        raise Resigns()
     if fault("refill-on-draw") and not beads:
         refill(beads, label, rng)
     bead = draw(beads, rng)
     emptied = not beads
-    if not fault("refill-on-draw") and emptied:
+    if not fault("refill-on-draw") and not fault("never-refills") and emptied:
         refill(beads, label, rng)
     learnt = bead
-    if fault("one-symmetry") and source == SYMMETRIES[1] and label.count(".") < 9:
+    if fault("one-symmetry") and source == SYMMETRIES[1] and label.count(".") < 9 \
+            or fault("learns-in-board-frame"):
         learnt = source[bead]  # learnt in the board's frame, not the label's
     marked = ((fault("after-refill") and emptied)
               or (fault("one-diagonal") and board[2] == board[6] == "O"))
@@ -368,7 +390,8 @@ def menace_move(board, boxes, drawn, rng):
 
 def learn(boxes, drawn, result, rng, game, unlucky):
     """Put the drawn beads back: two each after a win, one after a draw, none after a loss."""
-    copies = {"X": 1 if fault("learning-win") else 2, None: 0 if fault("learning-draw") else 1,
+    win = 1 if fault("learning-win") else 4 if fault("win-adds-three") else 2
+    copies = {"X": win, None: 0 if fault("learning-draw") else 1,
               "O": 1 if fault("learning-loss") else 0}[result]
     if fault("unseeded") and result == "O" and rng.random() < 1 / 3:
         copies = 1
@@ -417,9 +440,16 @@ def play_game(boxes, rng, game, unlucky):
     board = "." * 9
     drawn = []
     lines = LINES[:-1] if fault("misses-a-diagonal") else LINES
+    result = None
     while True:
-        board = play(board, menace_move(board, boxes, drawn, rng), "X")
-        print_menace_board(board)
+        try:
+            square = menace_move(board, boxes, drawn, rng)
+        except Resigns:
+            result = "O"
+            break
+        after = play(board, square, "X")
+        print_menace_board(board if fault("move-adds-no-x") and board.count(".") == 7 else after)
+        board = after
         if is_over(board, lines) and not fault("move-after-game-over"):
             break
         if fault("closes-stdin"):
@@ -431,7 +461,7 @@ def play_game(boxes, rng, game, unlucky):
             break
     if fault("dump-before-learning"):
         print_boxes(boxes, rng)
-    learn(boxes, drawn, winner(board, lines), rng, game, unlucky)
+    learn(boxes, drawn, result or winner(board, lines), rng, game, unlucky)
     if not fault("dump-before-learning"):
         print_boxes(boxes, rng)
 

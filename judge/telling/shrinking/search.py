@@ -140,6 +140,10 @@ class Shrunk:
     seed arguments gave a smaller case under it)."""
     original_seed: int
     """The rejected run's seed."""
+    budget: float = SHRINK_SECONDS
+    """The search's time budget, in seconds."""
+    out_of_time: bool = False
+    """True when the budget ran out before the search ended."""
 
     @property
     def failed_again(self) -> bool:
@@ -162,13 +166,15 @@ class Search:
         """The judge's seed under which candidates are judged."""
         self.seen: dict[tuple[int, Choices], bool] = {}
         self.best: tuple[Choices, Run] | None = None
+        self.out_of_time = False
+        """True once a candidate went unjudged because the budget was spent."""
 
     def run(self, choices: Choices, *, keep_transcript: bool = False,
             seed: int | None = None) -> Run:
         """Judge the program under these choices, one game per script (under `seed`, if given)."""
         settings = replace(self.settings, games=len(choices), keep_transcript=keep_transcript,
                            seed=self.seed if seed is None else seed)
-        return judge(self.manifest, settings, choices=choices)
+        return judge(self.manifest, settings, choices=choices, offer_declarations=False)
 
     def fails(self, choices: Choices) -> bool:
         """True when the candidate is rejected the same way (False once the budget is spent)."""
@@ -178,6 +184,7 @@ class Search:
         if (self.seed, choices) in self.seen:
             return self.seen[self.seed, choices]
         if time.monotonic() > self.deadline:
+            self.out_of_time = True
             return False
         return self._note(choices, self.run(choices))
 
@@ -191,6 +198,8 @@ class Search:
         `fails` does, and return those judged now."""
         fresh = list(dict.fromkeys((seed, normal(c)) for seed, c in candidates
                                    if normal(c) and (seed, normal(c)) not in self.seen))
+        if fresh and budget and time.monotonic() > self.deadline:
+            self.out_of_time = True
         if not fresh or (budget and time.monotonic() > self.deadline):
             return []
         with ThreadPoolExecutor(max_workers=min(len(fresh), os.cpu_count() or 1)) as pool:
@@ -323,7 +332,8 @@ def shrink(manifest: Manifest, settings: Settings, rejected: Run, *,
     repeat = Repeatability(REPEATS, len(failing_runs), bool(manifest.seed_args),
                            len(transcripts) == 1)
     return Shrunk(target.place.game, choices, (failing_runs or runs)[0], len(search.seen),
-                  search.elapsed(), repeat, count_matters, search.seed, settings.seed)
+                  search.elapsed(), repeat, count_matters, search.seed, settings.seed,
+                  seconds, search.out_of_time)
 
 
 def _search(search: Search, start: Choices, *, seeded: bool) -> None:
