@@ -28,6 +28,10 @@ BEAD_FORMS: Final = (
     "the judge reads beads as cell numbers 0 to 8 or 1 to 9, row by row from the top left, or "
     "as squares LL to RR, spaced, bracketed or run together (SPEC section 8)")
 """The rule for beads written in a form the judge cannot read."""
+ROW_FIRST: Final = (
+    "a move is typed row first, then column (SPEC section 2): LR is the top right corner, "
+    "square 2, and RL the bottom left, square 6")
+"""The rule a move read column first breaks."""
 NUMBERINGS: Final = (("beads", "0-8"), ("beads", "1-9"), ("beads", "letters"))
 """The bead numberings a rejection at a dump might be read under instead."""
 ON_DRAW: Final = ("refill", "on-draw")
