@@ -31,6 +31,7 @@ from judge.deciding.dumps import (
 )
 from judge.deciding.phrases import (
     EIGHT_LINES,
+    GAMES_ASKED,
     NUMBERINGS,
     ON_DRAW,
     ROW_FIRST,
@@ -72,8 +73,7 @@ def new_game(line: str, place: Place, *, more: bool = True) -> Failure | None:
             "(SPEC section 3, step 2.1)",))
     return Failure(Check.NEW_GAME, place,
                    f"exactly {plural(place.game, 'game')}, then the end of output", "new game",
-                   hints=("the program plays as many games as the first line it reads says, "
-                          "then exits (SPEC section 3)",))
+                   hints=(GAMES_ASKED,))
 
 
 # -- 2. true-board -----------------------------------------------------------------------

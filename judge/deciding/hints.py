@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from judge.deciding.decision import Decision, Facts
-from judge.deciding.phrases import ROW_FIRST
+from judge.deciding.phrases import EXITS, GAMES_ASKED, ONE_LINE_A_MOVE, ROW_FIRST
 from judge.terms.manifest import DeclaredIn, Dialect, spelled
 from judge.terms.options import MoveFormat
 from judge.terms.verdicts import Check, Place, Verdict
@@ -137,6 +137,13 @@ def for_run(decision: Decision, facts: Facts, dialect: Dialect, idle_seconds: fl
     if decision.check is Check.EXIT and ending is not None \
             and ending.leftovers:
         hints.append("every process it starts must end before it exits (wait for them)")
+    elif facts.hung_after_end or (facts.finished and (
+            decision.check is Check.EXIT or decision.verdict is Verdict.RUNTIME_ERROR)):
+        hints.append(EXITS)
+    elif decision.check is Check.EXIT:
+        hints.append(GAMES_ASKED)
+    if decision.check is Check.INTERACTIVE and not hints:
+        hints.append(ONE_LINE_A_MOVE)
     if trial is not None and declarable and decision.verdict in (
             Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.IDLE,
             Verdict.RUNTIME_ERROR):
