@@ -1,11 +1,12 @@
 #!/bin/sh
 # The kernel tier's second stage: pid 1 of the guest, run by the host's own /bin/sh on the
 # overlay (tests/kernel/guest.py starts the guest; initramfs_init.sh switches to this). It mounts
-# what a Linux desktop has (proc, sysfs, cgroup2 with every controller, devtmpfs, devpts, tmpfs),
-# lays out the groups systemd would (user.slice/user-UID.slice with a root-owned session scope
-# and the user's delegated user@UID.service), adds the normal user `golfer` (the first uid from 2000 that the host leaves free), then
-# runs each step under /tier/steps in order as its step.env says, records what it left, and
-# powers off.
+# what a Linux desktop has (proc, sysfs, cgroup2 with every controller, devtmpfs, devpts, tmpfs;
+# /tmp stays the overlay's, so a project or Python under the host's /tmp is reached), lays out
+# the groups systemd would (user.slice/user-UID.slice with a root-owned session scope and the
+# user's delegated user@UID.service), adds the normal user `golfer` (the first uid from 2000
+# that the host leaves free), then runs each step under /tier/steps in order as its step.env
+# says, records what it left, and powers off.
 set -u
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -16,26 +17,28 @@ mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
 mount -t tmpfs -o mode=1777 shm /dev/shm
-mount -t tmpfs -o mode=1777 tmp /tmp
 mount -t tmpfs -o mode=755 run /run
 mkdir -p /tier
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /tier
 hostname tier
 say() { echo "menace-tier: $(cut -d" " -f1 /proc/uptime) $*" > /dev/console; }
 
-# The normal user, with the first uid from 2000 that the host's files leave free, and the
-# folders on the way to the project and its Python opened to it.
+# The normal user, with the first uid from 2000 that the host's files leave free, and what it
+# must reach opened to it in the overlay (/tier/open, one path a line: its Python and the
+# project, which may lie under a home of mode 700): each folder on the way gets o+x, a folder
+# named there o+rx.
 uid=2000
 while cut -d: -f3 /etc/passwd /etc/group | grep -qx $uid; do uid=$((uid + 1)); done
-echo "golfer:x:$uid:$uid:golfer:/tmp/golfer:/bin/sh" >> /etc/passwd
+echo "golfer:x:$uid:$uid:golfer:/run/golfer:/bin/sh" >> /etc/passwd
 echo "golfer:x:$uid:" >> /etc/group
-mkdir -m 700 /tmp/golfer && chown golfer:golfer /tmp/golfer
-for path in ${menace_open:-}; do
+mkdir -m 700 /run/golfer && chown golfer:golfer /run/golfer
+while IFS= read -r path; do
+    [ -d "$path" ] && chmod o+rx "$path"
     while [ "$path" != / ] && [ -n "$path" ]; do
-        [ -d "$path" ] && chmod o+rx "$path"
         path=$(dirname "$path")
+        chmod o+x "$path"
     done
-done
+done < /tier/open
 
 # The groups, as systemd lays them out for a user's login.
 CG=/sys/fs/cgroup
@@ -98,7 +101,7 @@ for dir in /tier/steps/*/; do
     say "step $name"
     started=$(cut -d' ' -f1 /proc/uptime)
     timeout -k 5 "$seconds" sh -c 'echo $$ > "$0" && exec "$@"' "$place/cgroup.procs" \
-        $as env -i HOME=/tmp/golfer USER=$user LOGNAME=$user PATH=$path LANG=C.UTF-8 \
+        $as env -i HOME=/run/golfer USER=$user LOGNAME=$user PATH=$path LANG=C.UTF-8 \
         sh "$dir/run.sh" < /dev/null > "$dir/stdout" 2> "$dir/stderr"
     echo $? > "$dir/status"
     ended=$(cut -d' ' -f1 /proc/uptime)

@@ -149,10 +149,9 @@ def run(steps: Sequence[Step], folder: Path, *, cpus: int = 1,
     folder.chmod(0o755)  # the steps are read by the normal user inside
     for number, step in enumerate(steps):
         _write_step(folder / "steps" / f"{number:02d}-{step.name}", step)
-    opened = " ".join(sorted({os.path.realpath(PYTHON), str(PROJECT)}))
+    (folder / "open").write_text("".join(f"{path}\n" for path in reachable()))
     append = (f"console=ttyS0 panic=-1 quiet tsc=reliable clocksource=tsc "
-              f"menace_stage2={HERE / 'boot.sh'} menace_open={opened} "
-              f"menace_standin={HERE / 'standin'}")
+              f"menace_stage2={HERE / 'boot.sh'} menace_standin={HERE / 'standin'}")
     console = folder / "console.log"
     command = [QEMU, "-accel", "tcg", "-cpu", "max", "-smp", str(cpus), "-m", str(memory_mb),
                "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
@@ -184,6 +183,16 @@ def run(steps: Sequence[Step], folder: Path, *, cpus: int = 1,
     if unfinished:
         raise BootError(f"the guest did not finish {unfinished}\n{_tail(console)}")
     return {name: outcome for name, outcome in outcomes.items() if outcome is not None}
+
+
+def reachable() -> list[str]:
+    """What the normal user inside must reach: this Python (as named and as resolved), the
+    folders it imports from, and the project. boot.sh opens each folder on the way to them
+    (o+x) in the guest's overlay only, since they may lie under a home of mode 700 (root's
+    pyenv, as in CI); the host's own are never changed."""
+    named = {PYTHON, os.path.realpath(PYTHON), sys.prefix, sys.base_prefix, str(PROJECT),
+             *(entry for entry in sys.path if os.path.isabs(entry))}
+    return sorted(path for path in named if os.path.exists(path))
 
 
 def _write_step(folder: Path, step: Step) -> None:
