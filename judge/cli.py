@@ -185,11 +185,13 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool,
 
 
 def sandbox_line(policy: SandboxPolicy) -> str:
-    """The report header's line on containment, a warning when it is not full."""
+    """The report header's line on containment (with what is missing and why, the way to full
+    among it); below full, a warning that says what the level does not hold."""
     found = support(policy)
     if found.level is Level.FULL:
         return "sandbox: full"
-    return f"sandbox: {found.describe()}\nwarning: the program is not fully contained"
+    return (f"sandbox: {found.describe()}\nwarning: the program is not fully contained: "
+            + "; ".join(found.not_held()))
 
 
 def _shrink_command(args: argparse.Namespace, command: list[str], settings: Settings) -> str:

@@ -10,6 +10,8 @@ property on 50 examples. CI runs both.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -68,3 +70,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The judge's replays of rejected runs go to a folder of the test session, not the home."""
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def normal_user() -> Iterator[object]:
+    """How to run the judge as a normal user (tests/normal_user.py); skips, saying why, where
+    it cannot be done."""
+    from normal_user import normal_user as found
+    from normal_user import shared_folder
+
+    folder = shared_folder("menace-normal-user-")
+    try:
+        user = found(folder)
+        if isinstance(user, str):
+            pytest.skip(user)
+        yield user
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
