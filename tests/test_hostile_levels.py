@@ -1,5 +1,6 @@
-"""Hostile submissions below full containment: as a normal user at level `partial` (namespaces,
-no control groups, as on this machine's cgroup v1), and under `--sandbox off`.
+"""Hostile submissions as a normal user: at level `partial` (namespaces, no control groups, as
+on a machine with cgroup v1), under `--sandbox off`, and on a real cgroup-v2 kernel (the kernel
+tier), at full in a delegated group.
 
 Each attack that applies there gets its verdict, and the report says what the level does not
 hold. The judge runs as a normal user (tests/normal_user.py): root drops to one with setpriv.
@@ -19,10 +20,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kernel import guest
+from kernel.guest import Step
 from live import judge_command, judge_environment, judge_process
 from normal_user import NormalUser, readable_by_all, shared_folder
 from test_hostile import SANDBOX_OWN, expected, hostile_folder, processes_with, threads_with
 
+from judge.running.cgroups import LEAF
 from judge.running.workspace import PREFIX, remove_abandoned
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,3 +201,47 @@ def test_a_killed_judges_working_folder_goes_with_the_next_judge(tmp_path: Path)
         for pid in processes_with(TOKEN.encode()):
             os.kill(pid, signal.SIGKILL)
     assert not kept & working_folders()
+
+
+ON_THE_KERNEL_TIER = {"hides-a-leftover": "--idle-limit 120 --time-limit 600",
+                      "parks-in-vfork": "--idle-limit 10 --time-limit 600",
+                      "burns-in-children": "--idle-limit 120 --time-limit 3"}
+"""The attacks of round three whose answer a delegated group of cgroup v2 gives (live tasks
+counted by the group, its CPU time with reaped children's, its members' states), with limits
+for Python under TCG; the others depend on no control group and are judged at full here."""
+
+
+def test_round_three_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -> None:
+    """On a real cgroup-v2 kernel (the kernel tier, one boot), as a normal user in a delegated
+    group of its own, the judge is at full and each attack that the group answers gets its
+    verdict: the leftover is seen, the parked program is idle near its idle limit rather than
+    the wall-clock cap (2,430 s), the CPU burned in reaped children counts. No process of any
+    run is left behind, nor any group of a run (the group the judge moves itself into, to hand
+    the runs' groups their controllers, is the judge's own)."""
+    why = guest.missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the kernel tier cannot run, and CI must run it: {why}")
+        pytest.skip(f"the kernel tier cannot run here: {why}")
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    steps = []
+    for name, limits in ON_THE_KERNEL_TIER.items():
+        readable_by_all(hostile_folder(name, fixtures))
+        steps.append(Step(name, f"cd {guest.PROJECT} && exec {guest.PYTHON} -m judge "
+                                f"--sandbox require --games 1 --seed 2026 {limits} "
+                                f"--json $OUT/run.json /tier/fixtures/{name}"))
+    readable_by_all(fixtures)
+    outcomes = guest.run(steps, tmp_path)
+    found = {}
+    for name, outcome in outcomes.items():
+        found[name] = json.loads((outcome.files / "run.json").read_text())
+        table = expected(name)
+        assert (found[name]["sandbox"]["level"], found[name]["verdict"],
+                found[name]["check"]) == ("full", table["verdict"], table.get("check")), \
+            str(outcome)
+        assert outcome.processes == (), str(outcome)
+        assert [group for group in outcome.groups if Path(group).name != LEAF] == [], \
+            str(outcome)
+    assert found["parks-in-vfork"]["seconds"] < 120, str(outcomes["parks-in-vfork"])
+    assert found["burns-in-children"]["cpu_seconds"] >= 3, str(outcomes["burns-in-children"])
