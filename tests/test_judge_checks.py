@@ -191,7 +191,8 @@ def test_bead_draws_catches_draws_that_ignore_the_counts(fault: str) -> None:
     assert not test.passed
     failure = checks.bead_draws(test, PLACE)
     assert failure is not None and "likelihood ratio of each alternative" in failure.evidence[0]
-    assert len(failure.evidence) == 1 + len(test.names)
+    assert len(failure.evidence) == 1 + checks.SHOWN + 1 < len(test.names)
+    assert failure.evidence[-1].startswith(f"  and {len(test.names) - checks.SHOWN} more")
 
 
 def test_a_move_without_beads_fails_at_once() -> None:

@@ -376,8 +376,10 @@ class BeadDraws:
         self.statistics = DrawStatistics(threshold, measure_power)
 
     def add(self, label: Board, beads: tuple[Cell, ...], squares: frozenset[Cell], game: int,
-            index: int, place: Place) -> Failure | None:
-        """Account for the `index`-th draw of a game; a move to a square without beads fails."""
+            index: int, place: Place, answering: Cell | None = None) -> Failure | None:
+        """Account for the `index`-th draw of a game, made after the opponent's move
+        `answering` (label frame; None for MENACE's first move); a move to a square without
+        beads fails."""
         if not beads:
             return None
         if not any(square in squares for square in beads):
@@ -389,7 +391,7 @@ class BeadDraws:
                                   "faces (SPEC section 5): MENACE played a square of which "
                                   "the previous dump showed no bead in that box",),
                            declarable=(ON_DRAW, *NUMBERINGS))
-        self.statistics.add(Drawn(label, beads, squares, game, index))
+        self.statistics.add(Drawn(label, beads, squares, game, index, answering))
         return None
 
     def learnt(self, draws: list[Draw], outcome: Outcome) -> None:
@@ -450,11 +452,18 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
                    evidence=_per_alternative(test))
 
 
+SHOWN: Final = 12
+"""The alternatives a report shows, strongest first; the JSON report has every one."""
+
+
 def _per_alternative(test: Evidence) -> tuple[str, ...]:
-    """The evidence for each alternative, a line each, for the report."""
+    """The evidence for the strongest alternatives, a line each, for the report."""
+    lines = test.per_alternative()
+    rest = (f"  and {plural(len(lines) - SHOWN, 'more alternative')}, each weaker (all in the "
+            "JSON report, --json)",) if len(lines) > SHOWN else ()
     return ("likelihood ratio of each alternative against the SPEC's law, mixed over the game "
             "its fault would start at:",
-            *(f"  {line}" for line in test.per_alternative()))
+            *(f"  {line}" for line in lines[:SHOWN]), *rest)
 
 
 # -- 8. exit ----------------------------------------------------------------------------

@@ -30,13 +30,15 @@ from judge.terms.verdicts import Failure, Place
 @dataclass(frozen=True)
 class DrawMade:
     """A MENACE move to check against the beads of the last dump: the `index`-th draw of game
-    `game`, from box `label`, to a square of `squares`."""
+    `game`, from box `label`, to a square of `squares`, after the opponent's move `answering`
+    (in the label's frame; None for MENACE's first move)."""
 
     label: Board
     squares: frozenset[Cell]
     game: int
     index: int
     place: Place
+    answering: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class Ledger:
         assert self.last is not None
         beads = self.last.readings[draw.label].beads
         return self.bead_draws.add(draw.label, beads, draw.squares, draw.game, draw.index,
-                                   draw.place)
+                                   draw.place, draw.answering)
 
     def game_learnt(self, game: GameLearnt, dump: DumpReading) -> Failure | None:
         """Check 6 from the last dump to this one, its refills, then the pooled bead-draws

@@ -25,7 +25,7 @@ from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
 from judge.running.patience import Silence, patience_for
 from judge.running.watch import Watch
-from judge.terms.boxes import Draw, draw_for_move
+from judge.terms.boxes import Draw, draw_for_move, in_label_frame
 from judge.terms.manifest import Dialect
 from judge.terms.options import RefillRule
 from judge.terms.settings import Settings
@@ -220,7 +220,7 @@ class Referee:
         board = self._board(EMPTY_BOARD)
         failure, cell = checks.true_board(EMPTY_BOARD, board, self.place)
         fail(failure)
-        self._note_draw(EMPTY_BOARD, cell, draws)
+        self._note_draw(EMPTY_BOARD, cell, draws, None)
         if self.warm_up is not None:
             self.warm_up.join()
             self.warm_up = None
@@ -240,7 +240,7 @@ class Referee:
             after = self._board(board)
             failure, cell = checks.true_board(board, after, self.place)
             fail(failure)
-            self._note_draw(board, cell, draws)
+            self._note_draw(board, cell, draws, move)
             board = after
         self.place = Place(game, 0)
         outcome = outcome_of(board, X)
@@ -284,8 +284,10 @@ class Referee:
                     "a matchbox line is its label, a board as nine cells, then its beads: "
                     + BEAD_FORMS,), declarable=NUMBERINGS)) from None
 
-    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
-        """Record a MENACE move and test it against the beads of the previous dump."""
+    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw],
+                   answering: Cell | None) -> None:
+        """Record a MENACE move, made after the opponent's move `answering` (None for its first),
+        and test it against the beads of the previous dump."""
         draw = draw_for_move(board, cell)
         if draw is None:
             return
@@ -301,8 +303,10 @@ class Referee:
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
         place = self.place
+        answered = None if answering is None else in_label_frame(board, answering)
         self.deferred.queue(self.checker.queue(DrawMade(draw.label, draw.squares, place.game,
-                                                        len(draws) - 1, place)), place.game)
+                                                        len(draws) - 1, place, answered)),
+                            place.game)
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome,
                     board: Board) -> None:
