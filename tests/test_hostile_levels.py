@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -33,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e
 IDLE_LIMIT = "10"
 """Seconds of silence before a run is idle, where no fixture is meant to go idle."""
+CPU_FIGURE = r"(\d+\.\d+) s of CPU"
+"""A CPU time as a report quotes it."""
 ROUND_THREE_LIMITS = ("--idle-limit", "2", "--time-limit", "5")
 """An idle limit of 2 s under a wall-clock cap of 50 s, as in tests/test_hostile.py."""
 
@@ -94,9 +97,16 @@ def test_r_a_vfork_wait_is_not_progress(normal_user: NormalUser, home: Path) -> 
 
 def test_s_bytes_without_a_newline_do_not_hold_the_judge(normal_user: NormalUser,
                                                          home: Path) -> None:
-    """(s) Idle near the idle limit at partial too."""
-    report, _ = at_partial(normal_user, "drips-spaces", home, *ROUND_THREE_LIMITS, games=1)
+    """(s) Idle near the idle limit at partial too; the CPU time its reason quotes is at most
+    the run's, which the first line and the JSON give alike."""
+    report, printed = at_partial(normal_user, "drips-spaces", home, *ROUND_THREE_LIMITS, games=1)
     assert isinstance(report["seconds"], float) and report["seconds"] < 15
+    lines = printed.splitlines()
+    total = re.search(CPU_FIGURE, next(line for line in lines if line.startswith("played ")))
+    quoted = re.search(CPU_FIGURE, next(line for line in lines if line.startswith("REJECTED ")))
+    assert total is not None and quoted is not None, printed
+    assert float(total[1]) == pytest.approx(report["cpu_seconds"], abs=0.006), printed
+    assert float(quoted[1]) <= float(total[1]) + 0.05, printed
 
 
 def test_t_cpu_burned_in_reaped_children_counts(normal_user: NormalUser, home: Path) -> None:

@@ -4,6 +4,7 @@ in turn, and reported as if made in the judge's own process."""
 from __future__ import annotations
 
 import os
+import select
 import socket
 import threading
 import tomllib
@@ -103,10 +104,31 @@ def test_the_evidence_reported_is_that_of_the_checks_made_not_of_those_made_ahea
     thread.join()
 
 
+def learnt(game: int) -> GameLearnt:
+    """A game's learning to check, from a one-line dump."""
+    return GameLearnt(("[X........ 4]",), (), Outcome.WIN, EMPTY_BOARD, Place(game, 0))
+
+
+def test_a_game_s_checks_are_sent_once_it_is_over_when_the_program_is_next_given_a_line(
+        ) -> None:
+    checker, thread = served(CountingLedger(frozenset(), reader=object()))
+    checks = [checker.queue(draws(range(2, 3))[0]), checker.queue(learnt(2))]
+    checker.hand_over()
+    assert select.select([checker.link.end], [], [], 30)[0], "answered without being asked"
+    checker.queue(draws(range(3, 4))[0])
+    checker.hand_over()
+    assert checker.unsent, "a game not over yet keeps its checks"
+    for check in checks:
+        check()
+    assert checker.tests().bead_draws.observations == 2
+    checker.close()
+    thread.join()
+
+
 def test_a_game_s_learning_dropped_after_it_was_made_there_does_not_count() -> None:
     checker, thread = served(CountingLedger(frozenset(), reader=object(), learning_fails=True))
     move = checker.queue(draws(range(2, 3))[0])
-    checker.queue(GameLearnt(("[X........ 4]",), (), Outcome.WIN, EMPTY_BOARD, Place(2, 0)))
+    checker.queue(learnt(2))
     checker.drop(2)  # its dump went on past its last box: the learning it failed never counts
     move()
     assert checker.tests().bead_draws.observations == 1, "the move's check, not the learning's"

@@ -1,11 +1,12 @@
 """Where the ledger's checks are made (judge/deciding/ledger.py): in the judge's own process, each
-when the referee makes it, or in a process of their own, each as soon as it is queued.
+when the referee makes it, or in a process of their own, a game's once it is over.
 
 The program is held to one CPU and the judge has another; between the turns one of them waits
 for the other. A process of its own lets the checks no move depends on use whichever CPU is
-idle: the referee sends each check's facts as it queues it, the checking process makes it at
-once and answers, and the referee takes the answers in order, each when it makes that check
-(judge/deciding/deferred.py), so the run and its report are the same either way. Only a
+idle: the referee sends a game's checks once it is over, as the program is given its next
+line, the checking process makes them at once and answers, and the referee takes the answers
+in order, each when it makes that check (judge/deciding/deferred.py), so the run and its
+report are the same either way. Only a
 failure or a fault of the checking process's own makes its answers carry the evidence as it
 stands after each check, for the report of a run that stopped between two of them.
 
@@ -55,6 +56,10 @@ class Checker(Protocol):
         """True when the next check can be made without waiting."""
         ...
 
+    def hand_over(self) -> None:
+        """The program works on a line just sent: a good moment to pass on checks queued."""
+        ...
+
     def drop(self, game: int) -> None:
         """Game `game`'s learning, queued last, is never to be made: its dump is wrong."""
         ...
@@ -94,6 +99,9 @@ class InProcess:
     def ready(self) -> bool:
         """Always: the check is made here."""
         return True
+
+    def hand_over(self) -> None:
+        """Nothing to pass on: a check is made when the referee makes it."""
 
     def drop(self, game: int) -> None:
         """Nothing to do: a check is made only when the referee makes it."""
@@ -181,8 +189,9 @@ class Link:
 
 
 class InWorker:
-    """The checks made in a process of their own, a game's at its end: each move's check, and
-    the game's learning from the dump just read.
+    """The checks made in a process of their own, a game's once it is over: each move's check,
+    and the game's learning from the dump just read, sent when the program is next given a line
+    to work on (the judge would wait then, so waking the checking process costs no turn).
 
     One message a game each way, and of a dump only the lines that changed, so that talking to
     the checking process costs the referee less than the checks would."""
@@ -192,6 +201,8 @@ class InWorker:
         self.pid = pid
         self.unsent: list[Entry] = []
         """The checks queued since the last game's were sent."""
+        self.game_over = False
+        """True once a game's learning is among them."""
         self.last_texts: tuple[str, ...] = ()
         self.sent = 0
         """Games' checks sent and not yet answered."""
@@ -203,12 +214,19 @@ class InWorker:
         """True once the last game's learning is not to count (made there all the same)."""
 
     def queue(self, entry: Entry, dump: DumpReading | None = None) -> Check:
-        """The check of `entry`: sent with the game's others at its end, its answer taken in
-        turn."""
-        self.unsent.append(entry)
+        """The check of `entry`: sent with the game's others once it is over, its answer taken
+        in turn."""
         if isinstance(entry, GameLearnt):
-            self._send_unsent()
+            if self.game_over:  # one game's checks a message
+                self._send_unsent()
+            self.game_over = True
+        self.unsent.append(entry)
         return self._answer
+
+    def hand_over(self) -> None:
+        """Send the checks of a game over."""
+        if self.game_over:
+            self._send_unsent()
 
     def _send_unsent(self) -> None:
         """Send the checks queued so far to be made now."""
@@ -221,6 +239,7 @@ class InWorker:
                 entry = replace(entry, texts=())
             entries.append(entry)
         self.unsent.clear()
+        self.game_over = False
         self._send((tuple(entries), lines))
         self.sent += 1
 

@@ -166,6 +166,7 @@ class Referee:
     def channel_send(self, text: str) -> None:
         """Send a line to the program; the checks queued so far fall due."""
         self.reader.send(text)
+        self.checker.hand_over()
         self.deferred.fall_due(self._mark)
 
     def _mark(self) -> Mark:
