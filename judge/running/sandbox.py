@@ -110,6 +110,8 @@ class Support:
     """Empty when a control group can be made for each run, else why not."""
     layout: Layout | None = None
     chosen_off: bool = False
+    groups: str = ""
+    """How the judge got its control groups (judge/running/claim.py), where it has them."""
 
     @property
     def namespaced(self) -> bool:
@@ -152,6 +154,8 @@ class Containment:
     """Processes alive when the program's main process ended (None when not counted)."""
     fault: str = ""
     """Why the sandbox's own report cannot be trusted (a judge error); empty when it can."""
+    groups: str = ""
+    """How the judge got its control groups (`Support.groups`)."""
 
 
 def runs_as_root() -> bool:
@@ -343,7 +347,7 @@ class Sandbox:
             cpu_hit=bool(usage and self.limits.cpu_seconds is not None
                          and usage.cpu_seconds > self.limits.cpu_seconds),
             peak_memory_kb=usage.peak_memory_kb if usage else None,
-            leftovers=report.leftovers, fault=report.fault)
+            leftovers=report.leftovers, fault=report.fault, groups=self.support.groups)
 
     def _read_report(self) -> warden.Report:
         """The warden's report, if it wrote one, read strictly."""

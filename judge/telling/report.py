@@ -165,12 +165,14 @@ def json_text(run: Run, manifest: Manifest | None = None) -> str:
 
 
 def _sandbox(run: Run) -> dict[str, Any]:
-    """How the run was contained: its level and what that level lacked."""
+    """How the run was contained: its level, what that level lacked, and how the judge got
+    its control groups (empty without them)."""
     ending = run.facts.ending
     contained = ending.containment if ending is not None else None
     if contained is None:
-        return {"level": None, "missing": []}
-    return {"level": contained.level.value, "missing": list(contained.missing)}
+        return {"level": None, "missing": [], "groups": ""}
+    return {"level": contained.level.value, "missing": list(contained.missing),
+            "groups": contained.groups}
 
 
 def transcript_text(run: Run) -> str:
