@@ -187,13 +187,15 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool,
 
 
 def sandbox_line(policy: SandboxPolicy) -> str:
-    """The report header's lines on containment: the level, how the judge got its control
-    groups, and a warning when it is not full."""
+    """The report header's lines on containment: the level (with what is missing and why, the
+    way to full among it), how the judge got its control groups, and below full a warning that
+    says what the level does not hold."""
     found = support(policy)
     groups = f"\ncontrol groups: {found.groups}" if found.groups else ""
     if found.level is Level.FULL:
         return "sandbox: full" + groups
-    return f"sandbox: {found.describe()}{groups}\nwarning: the program is not fully contained"
+    return (f"sandbox: {found.describe()}{groups}\nwarning: the program is not fully contained: "
+            + "; ".join(found.not_held()))
 
 
 def _shrink_command(args: argparse.Namespace, command: list[str], settings: Settings) -> str:

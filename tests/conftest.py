@@ -10,6 +10,8 @@ property on 50 examples. CI runs both.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -35,14 +37,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "end, the sandbox, the slow statistics; CI runs both tiers")
 
 
+LONGEST_FIRST = ("test_statistics_e2e.py", "test_kernel_tier.py", "test_judge_memory.py",
+                 "test_hostile.py", "test_shrink.py", "test_property_example.py",
+                 "test_bookkeeping.py")
+"""The modules whose tests take tens of seconds each, longest first: under `-n` they start
+first and are handed out one at a time, so that the workers finish together rather than one
+worker playing the slowest tests alone at the end."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Each property's examples: a few in the first tier alone, 50 with both."""
+    """Each property's examples: a few in the first tier alone, 50 with both; under `-n`, tests
+    handed to the workers one at a time."""
     default = "repeatable" if config.getoption("--e2e") else "quick"
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", default))
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
+        config.option.maxschedchunk = 1
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave the second tier out unless --e2e asks for it."""
+    """Leave the second tier out unless --e2e asks for it; the longest tests first."""
+    items.sort(key=lambda item: (LONGEST_FIRST.index(item.path.name)
+                                 if item.path.name in LONGEST_FIRST else len(LONGEST_FIRST)))
     if config.getoption("--e2e"):
         return
     second = [item for item in items if "e2e" in item.keywords]
@@ -55,3 +70,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The judge's replays of rejected runs go to a folder of the test session, not the home."""
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def normal_user() -> Iterator[object]:
+    """How to run the judge as a normal user (tests/normal_user.py); skips, saying why, where
+    it cannot be done."""
+    from normal_user import normal_user as found
+    from normal_user import shared_folder
+
+    folder = shared_folder("menace-normal-user-")
+    try:
+        user = found(folder)
+        if isinstance(user, str):
+            pytest.skip(user)
+        yield user
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from judge.running.launch import minimal_environment, resolve_command
 from judge.running.probes import support
 from judge.running.sandbox import Limits, Sandbox
 from judge.running.session import Session, SpawnError
-from judge.terms.options import Transport
+from judge.terms.options import SandboxPolicy, Transport
 
 pytestmark = pytest.mark.e2e
 
@@ -125,3 +126,51 @@ def test_python_is_the_judges_own_and_a_missing_command_is_named(tmp_path: Path)
     assert resolve_command(("python3", "x.py"), tmp_path, "/bin")[0] == sys.executable
     with pytest.raises(SpawnError, match="no-such-language"):
         resolve_command(("no-such-language", "x"), tmp_path, "/bin")
+
+
+def test_bytes_without_a_newline_do_not_stretch_a_read(tmp_path: Path) -> None:
+    """A program that prints a byte every tenth of a second for three seconds before its first
+    newline: a read of at most half a second still ends in half a second, without a line (how
+    long a silence may last is for patience to say, by the program's progress)."""
+    session = start(tmp_path, """
+        import sys, time
+        for _ in range(30):
+            sys.stdout.write("."); sys.stdout.flush(); time.sleep(0.1)
+        print(flush=True)
+    """)
+    try:
+        began = time.monotonic()
+        assert session.read_line(0.5) is TIMEOUT
+        assert time.monotonic() - began < 1.5
+    finally:
+        session.close()
+
+
+HIDDEN_LEFTOVER = """
+    import ctypes, os, threading, time
+    if os.fork() == 0:
+        threading.Thread(target=time.sleep, args=(60,)).start()
+        ctypes.CDLL(None).syscall({"x86_64": 60, "aarch64": 93}[os.uname().machine], 0)
+    time.sleep(0.3)
+    print("bye", flush=True)
+"""
+"""A program that leaves a child whose first thread ended with the raw `exit` system call while
+another thread sleeps on: /proc/PID/stat of the child reads as a zombie."""
+
+
+@pytest.mark.parametrize("policy", [SandboxPolicy.AUTO, SandboxPolicy.OFF])
+def test_a_process_whose_first_thread_ended_is_a_leftover(policy: SandboxPolicy,
+                                                          tmp_path: Path) -> None:
+    """At every level a process lives while a thread of it does: left behind, it is counted,
+    killed, and gone afterwards."""
+    found = support(policy)
+    program = tmp_path / "program.py"
+    program.write_text(textwrap.dedent(HIDDEN_LEFTOVER))
+    session = Session.spawn([sys.executable, str(program)], cwd=tmp_path,
+                            env=minimal_environment(tmp_path, marked=not found.namespaced),
+                            transport=Transport.PTY, sandbox=Sandbox(found, Limits()))
+    assert session.read_line(5.0) == "bye"
+    assert session.wait_exit(5.0)
+    ending = session.close()
+    assert ending.status == 0 and ending.leftovers == 1
+    assert session.members() == []

@@ -22,6 +22,7 @@ from judge.running import runtimes
 from judge.running.cgroups import PREFIX
 from judge.running.claim import LEAF, start_time
 from judge.running.probes import support
+from judge.running.processes import CLOCK_TICKS
 from judge.running.sandbox import (
     Containment,
     Level,
@@ -44,21 +45,48 @@ DEFAULT_LIMITS = Limits(cpu_seconds=60, memory_mb=1024, file_mb=16, disk_mb=64, 
                         open_files=128)
 
 
-def contained(code: str, folder: Path, limits: Limits = DEFAULT_LIMITS,
-              stdin: bytes = b"") -> tuple[subprocess.CompletedProcess[bytes], Containment]:
-    """Run Python `code` contained in `folder`: its completed process and the run's facts."""
+def contained(code: str, folder: Path, limits: Limits = DEFAULT_LIMITS, stdin: bytes = b"", *,
+              found: Support = FOUND,
+              looking: bool = False) -> tuple[subprocess.CompletedProcess[bytes], Containment]:
+    """Run Python `code` contained in `folder`: its completed process and the run's facts;
+    `looking`, the sandbox looks at the run's use ten times a second, as the judge does while
+    it waits."""
     (folder / "program.py").write_text(textwrap.dedent(code))
-    sandbox = Sandbox(FOUND, limits)
+    sandbox = Sandbox(found, limits)
     process = sandbox.popen([sys.executable, "program.py"], cwd=folder,
                             env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
     try:
-        out, err = process.communicate(stdin, timeout=60)
+        while True:
+            try:
+                out, err = process.communicate(stdin, timeout=0.1 if looking else 60)
+                break
+            except subprocess.TimeoutExpired:
+                assert time.monotonic() < deadline, "the program ran for a minute"
+                sandbox.cpu_seconds()
     finally:
         sandbox.kill()
     facts = sandbox.finish()
     return subprocess.CompletedProcess(process.args, process.returncode, out, err), facts
+
+
+NO_GROUPS = Support(cgroups="none in this test")
+"""Namespaces without control groups: what a normal user gets on a machine with cgroup v1."""
+needs_namespaces = pytest.mark.skipif(not FOUND.namespaced,
+                                      reason=f"no namespaces: {FOUND.describe()}")
+
+
+def test_each_level_says_what_it_does_not_hold() -> None:
+    """Full holds everything it names; without control groups there is no CPU quota and no
+    memory cap across processes; without namespaces the program runs as the judge's user."""
+    assert Support().not_held() == ()
+    no_groups = " ".join(Support(cgroups="x").not_held())
+    assert "no CPU quota" in no_groups and "each process alone" in no_groups
+    assert "runs as you" in " ".join(Support(namespaces="x").not_held())
+    assert "runs as you" not in no_groups
+    assert "nothing is contained" in " ".join(Support(chosen_off=True).not_held())
 
 
 def test_level_is_full_only_with_namespaces_and_cgroups() -> None:
@@ -100,17 +128,22 @@ def test_warden_hides_its_pipe_from_the_program() -> None:
     assert "12" not in script(None) and '"$@"' in script(None)
 
 
-@pytest.mark.parametrize("data", [b"0", b"00\n", b"-1\n", "\u00b2\n".encode(), b"1\n2\n",
-                                  b"1234567\n", b" 1\n", b"1 \n", b"\xff\n", b"0\n0\n"])
-def test_a_warden_report_that_is_not_one_count_is_a_judge_error(data: bytes) -> None:
-    """Only one count, as the warden writes it, is read; anything else names the fault."""
+@pytest.mark.parametrize("data", [b"0 0", b"00 0\n", b"-1 0\n", "\u00b2 0\n".encode(),
+                                  b"1 0\n2 0\n", b"1234567 0\n", b" 1 0\n", b"1 0 \n", b"\xff 0\n",
+                                  b"0\n", b"0 00\n", b"0  1\n", b"0 -1\n",
+                                  b"0 12345678901234567\n"])
+def test_a_warden_report_that_is_not_one_report_is_a_judge_error(data: bytes) -> None:
+    """Only one count and one CPU time, as the warden writes them, are read; anything else
+    names the fault."""
     report = read_report(data)
-    assert report.leftovers is None and "malformed report" in report.fault
+    assert report.leftovers is None and report.cpu_seconds is None
+    assert "malformed report" in report.fault
 
 
 def test_the_warden_report_is_read_strictly() -> None:
-    """One count and a newline is the report; nothing at all is no report."""
-    assert read_report(b"0\n") == Report(0) and read_report(b"12\n") == Report(12)
+    """A count, a space, clock ticks and a newline is the report; nothing at all is no report."""
+    assert read_report(b"0 0\n") == Report(0, 0.0)
+    assert read_report(b"12 250\n") == Report(12, 250 / CLOCK_TICKS)
     assert read_report(b"") == Report(None)
 
 
@@ -136,11 +169,13 @@ def test_program_runs_unprivileged_in_its_own_namespaces(tmp_path: Path) -> None
 
 @needs_full
 def test_only_the_working_folder_and_tmp_can_be_written(tmp_path: Path) -> None:
-    """The project, the home folder and the system are invisible or read-only."""
+    """The project, the home folder and the system are invisible or read-only, and so are the
+    sandbox's own root, /etc and /dev, /dev/shm included."""
     home = Path.home()
     done, _ = contained(f"""
         import os
-        for path in ("here.txt", "/tmp/t.txt", "/usr/x", {str(ROOT / "x")!r}, {str(home / "x")!r}):
+        for path in ("here.txt", "/tmp/t.txt", "/usr/x", {str(ROOT / "x")!r}, {str(home / "x")!r},
+                     "/x", "/etc/x", "/dev/x", "/dev/shm/x"):
             try:
                 open(path, "w").write("x")
                 print("wrote", path)
@@ -150,8 +185,8 @@ def test_only_the_working_folder_and_tmp_can_be_written(tmp_path: Path) -> None:
     """, tmp_path)
     lines = done.stdout.decode().splitlines()
     assert lines[0] == "wrote here.txt" and lines[1] == "wrote /tmp/t.txt"
-    assert all(line.startswith("refused") for line in lines[2:5]), lines
-    assert lines[5] == "False False"
+    assert all(line.startswith("refused") for line in lines[2:9]), lines
+    assert lines[9] == "False False"
     assert not (tmp_path / "here.txt").exists() and not (ROOT / "x").exists()
     assert not Path("/tmp/t.txt").exists() or Path("/tmp/t.txt").read_text() != "x"
 
@@ -294,10 +329,10 @@ def test_the_report_header_and_json_give_the_level(policy: str, tmp_path: Path,
     assert lines[1] == f"sandbox: {found.describe()}"
     groups = [f"control groups: {found.groups}"] if found.groups else []
     assert lines[2:2 + len(groups)] == groups
-    assert (lines[2 + len(groups)] == "warning: the program is not fully contained") == \
-        (found.level is not Level.FULL)
+    warning = "warning: the program is not fully contained: " + "; ".join(found.not_held())
+    assert (lines[2 + len(groups)] == warning) == (found.level is not Level.FULL)
     assert report["sandbox"] == {"level": found.level.value, "missing": list(found.missing),
-                                 "groups": found.groups}
+                                 "not_held": list(found.not_held()), "groups": found.groups}
     assert bool(found.groups) == (found.layout is not None and policy != "off")
     if policy == "off":
         assert report["sandbox"]["level"] == "none"
@@ -429,3 +464,79 @@ def test_arguments_are_never_mounts(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=60)
     sandbox.finish()
     assert out == b"False\n", err
+
+
+HIDDEN_LEFTOVER = """
+    import ctypes, os, threading, time
+    if os.fork() == 0:
+        threading.Thread(target=time.sleep, args=(60,)).start()
+        ctypes.CDLL(None).syscall({"x86_64": 60, "aarch64": 93}[os.uname().machine], 0)
+    time.sleep(0.3)
+"""
+"""A program that leaves a child whose first thread ended alone while another sleeps on."""
+
+
+@pytest.mark.parametrize("groups", [True, False], ids=["full", "without-groups"])
+def test_the_warden_counts_a_process_whose_first_thread_ended(groups: bool,
+                                                             tmp_path: Path) -> None:
+    """A process whose first thread ended (it reads as a zombie) is alive while its other
+    thread is: the warden counts it, with or without control groups."""
+    if not FOUND.namespaced or (groups and FOUND.level is not Level.FULL):
+        pytest.skip(f"not at this level here: {FOUND.describe()}")
+    done, facts = contained(HIDDEN_LEFTOVER, tmp_path, found=FOUND if groups else NO_GROUPS)
+    assert done.returncode == 0, done.stderr
+    assert facts.leftovers == 1
+
+
+@needs_namespaces
+def test_without_groups_the_cpu_time_of_reaped_children_counts(tmp_path: Path) -> None:
+    """Two children that burn 0.6 s each and are waited for: without control groups the run's
+    CPU time holds theirs (the warden's report carries it out of the namespace)."""
+    done, facts = contained("""
+        import os, time
+        for _ in range(2):
+            if os.fork() == 0:
+                end = time.process_time() + 0.6
+                while time.process_time() < end:
+                    pass
+                os._exit(0)
+        os.wait()
+        os.wait()
+    """, tmp_path, found=NO_GROUPS)
+    assert done.returncode == 0, done.stderr
+    assert facts.level is Level.PARTIAL and facts.looked
+    assert facts.cpu_seconds is not None and facts.cpu_seconds >= 1.15, facts
+
+
+@needs_namespaces
+def test_without_groups_processes_together_are_held_to_the_memory_limit(tmp_path: Path) -> None:
+    """Four children of 100 MB each, each under a 256 MB limit, are over it together: without
+    control groups a look sees it and kills the run, and the figure is the tree's."""
+    done, facts = contained("""
+        import os, time
+        for _ in range(4):
+            if os.fork() == 0:
+                block = b"x" * (100 << 20)
+                time.sleep(20)
+                os._exit(0)
+        time.sleep(20)
+    """, tmp_path, Limits(memory_mb=256), found=NO_GROUPS, looking=True)
+    assert facts.memory_hit and facts.looked, (done, facts)
+    assert facts.peak_memory_kb is not None and facts.peak_memory_kb > 256 << 10
+
+
+def test_inside_namespaces_the_judges_copy_goes_once_the_program_runs(tmp_path: Path) -> None:
+    """The working folder on the host is the sandbox's source only: inside namespaces it is
+    gone as soon as the program runs; without, it stays until the run ends."""
+    from judge.running.launch import start_program
+    from judge.terms.manifest import read_manifest
+    from judge.terms.settings import Settings
+
+    started = start_program(read_manifest(assembled("accepted/canonical", tmp_path)),
+                            Settings(games=1))
+    try:
+        assert started.folder.path.exists() is not FOUND.namespaced
+    finally:
+        started.session.close()
+        started.remove_folder()
+    assert not started.folder.path.exists()

@@ -2,8 +2,9 @@
 
 The program sees the system read-only (/usr and its links, and of /etc what the runtimes read
 as their configuration), the runtimes it needs read-only (judge/running/runtimes.py), fresh
-/proc and /dev, and two writable, size-capped tmpfs: its working folder, holding a copy of its
-files, and /tmp. Its arguments are data: none of them is ever made a mount.
+/proc and a read-only /dev, and two writable, size-capped tmpfs: its working folder, holding a
+copy of its files, and /tmp. Everything else, the sandbox's own root included, is read-only.
+Its arguments are data: none of them is ever made a mount.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from judge.running.runtimes import NOT_INSTALLED, SYSTEM_ROOTS, View, configurat
 
 WARDEN_PATH: Final = "/.warden"
 """Where the execute-only copy of the warden's shell lies inside (judge/running/warden.py)."""
+SEALED: Final = ("--remount-ro", "/dev", "--remount-ro", "/")
+"""Arguments that make the sandbox's own tmpfs read-only once everything is in place: its root
+(which holds the folders made above each bind) and /dev (which holds /dev/shm). Without them a
+program that runs as the judge's user could fill either with files that no limit counts."""
 NAMESPACES: Final = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                      "--unshare-cgroup-try", "--die-with-parent", "--new-session")
 

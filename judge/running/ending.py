@@ -16,8 +16,9 @@ class Ending:
     signal: int | None
     """The signal that ended it on its own, else None."""
     killed_by_judge: bool
-    peak_memory_kb: int
-    """The most memory its processes held at once (of the whole tree under control groups)."""
+    peak_memory_kb: int | None
+    """The most memory its processes held at once: the control group's figure, or the largest
+    the judge saw when it looked (`containment.looked`); None when it was never measured."""
     cpu_seconds: float
     """The CPU time its processes used, user and system."""
     stderr_tail: tuple[str, ...] = ()

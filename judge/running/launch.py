@@ -3,16 +3,15 @@ submission, its command with the seed filled in, its runtime checked, contained.
 
 from __future__ import annotations
 
-import shutil
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge.running import runtimes
 from judge.running.probes import check_runtime, support
-from judge.running.sandbox import Limits, Sandbox
-from judge.running.session import RUN_MARKER, Session, SpawnError
-from judge.running.workspace import working_folder
+from judge.running.sandbox import RUN_MARKER, Limits, Sandbox
+from judge.running.session import Session, SpawnError
+from judge.running.workspace import WorkingFolder, working_folder
 from judge.terms import options
 from judge.terms.manifest import Manifest
 from judge.terms.settings import Settings
@@ -23,11 +22,11 @@ class Started:
     """A program just started: its live session, and the working folder it runs in."""
 
     session: Session
-    folder: Path
+    folder: WorkingFolder
 
     def remove_folder(self) -> None:
         """Remove the working folder, once the program is gone."""
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.remove()
 
 
 def minimal_environment(home: Path, marked: bool = True) -> dict[str, str]:
@@ -80,17 +79,21 @@ def limits_for(settings: Settings) -> Limits:
 
 
 def start_program(manifest: Manifest, settings: Settings) -> Started:
-    """The program started in a fresh working folder, contained as the settings say."""
+    """The program started in a fresh working folder, contained as the settings say. Inside
+    namespaces the sandbox has its own copy of the folder once the program starts (bwrap
+    holds the files open), so the judge's copy is removed at once."""
     found = support(settings.sandbox)
     folder = working_folder(manifest.folder, manifest.files)
-    env = minimal_environment(folder, marked=not found.namespaced)
+    env = minimal_environment(folder.path, marked=not found.namespaced)
     try:
-        argv = resolve_command(command_line(manifest, settings.seed), folder, env["PATH"])
+        argv = resolve_command(command_line(manifest, settings.seed), folder.path, env["PATH"])
         check_runtime(argv[0], found)
         sandbox = Sandbox(found, limits_for(settings))
-        session = Session.spawn(argv, cwd=folder, env=env, transport=settings.transport,
+        session = Session.spawn(argv, cwd=folder.path, env=env, transport=settings.transport,
                                 sandbox=sandbox)
     except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
         raise
+    if found.namespaced:
+        folder.remove()
     return Started(session, folder)

@@ -1,12 +1,15 @@
 """How long the judge waits for a silent program: by the program's own CPU time and progress,
 never by the wall clock alone, so that a loaded machine does not make a correct program idle.
 
-A silence is idle when the program has used the idle limit's worth of CPU time without
-printing (a busy loop), or has made no progress for that long (its CPU time has not moved and
-no process of the run is runnable or in a disk wait: it is blocked reading its input,
-sleeping, or waiting on something else). A program that is runnable or using CPU is making
-progress: it is only waited for, up to the run's CPU time limit and its generous wall-clock
-cap.
+A silence lasts until the program prints a complete line. It is idle when the program has used
+the idle limit's worth of CPU time in it (a busy loop), or has made no progress for that long:
+its CPU time has not moved and no process of the run is runnable (it is blocked reading its
+input, sleeping, stopped, in an uninterruptible wait such as a vfork's parent, or waiting on
+something else). Output that is not a complete line, on stdout or stderr, is not progress: it
+counts against the output limit only, so a program that prints a byte now and then is idle
+as soon as a silent one. A program that is runnable or using CPU is making progress: it is
+only waited for, up to the run's CPU time limit and its generous wall-clock cap, the last
+resort.
 """
 
 from __future__ import annotations
@@ -118,7 +121,8 @@ class Patience:
         something comes, or the program is idle for `idle` seconds, or a limit passes.
 
         A silence is measured by the waits that came back empty, each as long as it was
-        allowed to be (the wall clock only bounds the run as a whole)."""
+        allowed to be (the wall clock only bounds the run as a whole); bytes without a newline
+        do not end it."""
         wait = min(FIRST_LOOK, max(self.wall_deadline - time.monotonic(), 0.0))
         got = step(wait)
         if got is not None:
@@ -135,9 +139,7 @@ class Patience:
                 return got
             silent += wait
             look = program.progress()
-            if look.output_bytes != last.output_bytes:  # part of a line: the silence is over
-                silent, moved, cpu_start = 0.0, 0.0, look.cpu_seconds
-            elif look.busy or look.cpu_seconds - last.cpu_seconds >= MOVED:
+            if look.busy or look.cpu_seconds - last.cpu_seconds >= MOVED:
                 moved = silent
             last = look
             used = look.cpu_seconds - cpu_start

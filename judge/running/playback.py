@@ -101,8 +101,7 @@ class Playback:
         busy = not waiting and self.afterwards is Afterwards.BUSY
         return Progress(ProcessReading(running=busy, reading_stdin=waiting, sleeping=False,
                                        count=1), busy=busy,
-                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0,
-                        output_bytes=0)
+                        cpu_seconds=float(self.looks) if busy else 0.0, memory_bytes=0)
 
     def wait_exit(self, timeout: float) -> bool:
         """True when the program exits after the recording's end."""

@@ -1,4 +1,10 @@
-"""What a program's processes are doing, seen through /proc: membership, state, memory."""
+"""What a program's processes are doing, seen through /proc: membership, state, memory.
+
+A process lives while any of its threads does. Its first thread may end alone (the `exit`
+system call, not `exit_group`) while another runs on: /proc/PID/stat then reads as a zombie,
+so a zombie's threads are looked at one by one, and the process is alive, in the state of
+its first live thread, while one of them is.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +24,19 @@ READ_WCHANS: Final = ("pipe_read", "tty_read", "wait_woken", "poll", "select")
 SLEEP_WCHANS: Final = ("nanosleep",)
 CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 """Clock ticks a second, the unit of CPU times in /proc."""
+ENDED: Final = ("Z", "X")
+"""States of a thread that has ended: a zombie, or dead."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """A live process of a run: its id, its state, and the thread that state was read from
+    (its first thread, or the first live one when that has ended)."""
+
+    pid: int
+    state: str
+    thread: int
+
 
 @dataclass(frozen=True)
 class ProcessReading:
@@ -46,7 +65,57 @@ class ProcessReading:
 
 
 
-def group_members(pgid: int, marker: str = "") -> list[tuple[int, str]]:
+def _state(path: str) -> str | None:
+    """The state letter of a stat file, None when it cannot be read."""
+    try:
+        with open(path, "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def _live_thread(pid: int) -> tuple[int, str] | None:
+    """The first live thread of a process whose first thread has ended, and its state."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for thread in threads:
+        state = _state(f"/proc/{pid}/task/{thread}/stat")
+        if state is not None and state not in ENDED:
+            return int(thread), state
+    return None
+
+
+def _alive(pid: int, state: str) -> Member | None:
+    """The process `pid`, whose stat reads `state`, if some thread of it is alive."""
+    if state not in ENDED:
+        return Member(pid, state, pid)
+    live = _live_thread(pid)
+    return None if live is None else Member(pid, live[1], live[0])
+
+
+def member(pid: int) -> Member | None:
+    """The process `pid` if it is alive (some thread of it is), else None."""
+    state = _state(f"/proc/{pid}/stat")
+    return None if state is None else _alive(pid, state)
+
+
+def states(pids: list[int]) -> list[Member]:
+    """The live processes among `pids`."""
+    return [found for pid in pids if (found := member(pid)) is not None]
+
+
+def _carries(found: Member, needle: bytes) -> bool:
+    """True when the environment of a process (read from its live thread) holds `needle`."""
+    try:
+        with open(f"/proc/{found.pid}/task/{found.thread}/environ", "rb") as environ:
+            return needle in environ.read()
+    except OSError:
+        return False
+
+
+def group_members(pgid: int, marker: str = "") -> list[int]:
     """The live processes of a process group, or carrying `marker` in their environment."""
     members = []
     needle = marker.encode()
@@ -56,17 +125,33 @@ def group_members(pgid: int, marker: str = "") -> list[tuple[int, str]]:
         try:
             with open(f"/proc/{entry.name}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            if fields[0] in (b"Z", b"X"):
-                continue
             ours = int(fields[2]) == pgid
-            if not ours and needle:
-                with open(f"/proc/{entry.name}/environ", "rb") as environ:
-                    ours = needle in environ.read()
-        except OSError:
+            state = fields[0].decode()
+        except (OSError, ValueError, IndexError, UnicodeDecodeError):
             continue
-        if ours:
-            members.append((int(entry.name), fields[0].decode()))
+        found = _alive(int(entry.name), state)
+        if found is not None and (ours or needle and _carries(found, needle)):
+            members.append(found.pid)
     return members
+
+
+def descendants(root: int) -> list[int]:
+    """The processes descended from `root`, itself included (zombies too)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
 
 
 def _wchan(pid: int) -> str:
@@ -104,61 +189,32 @@ def user_processes(uid: int) -> int:
     return count
 
 
-def states(pids: list[int]) -> list[tuple[int, str]]:
-    """The live processes among `pids`, with their states (zombies left out)."""
-    found = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                state = stat.read().rsplit(b")", 1)[1].split()[0].decode()
-        except (OSError, IndexError):
-            continue
-        if state not in ("Z", "X"):
-            found.append((pid, state))
-    return found
-
-
-def look(members: list[tuple[int, str]]) -> ProcessReading:
-    """What the processes of a run (pids and states) are doing right now."""
+def look(members: list[Member]) -> ProcessReading:
+    """What the processes of a run are doing right now."""
     machine = os.uname().machine
     running = reading = sleeping = False
-    for pid, state in members:
-        if state == "R":
+    for found in members:
+        if found.state == "R":
             running = True
             continue
-        call = _syscall(pid)
+        call = _syscall(found.thread)
         if call is not None:
             number, first = call
             reading = reading or (number in READ_SYSCALLS.get(machine, set()) and first == 0
                                   or number in POLL_SYSCALLS.get(machine, set()))
             sleeping = sleeping or number in SLEEP_SYSCALLS.get(machine, set())
             continue
-        wchan = _wchan(pid)
+        wchan = _wchan(found.thread)
         reading = reading or any(word in wchan for word in READ_WCHANS)
         sleeping = sleeping or any(word in wchan for word in SLEEP_WCHANS)
     return ProcessReading(running, reading, sleeping, len(members))
 
 
-BUSY_STATES: Final = ("R", "D")
-"""Process states of a process that is making progress: runnable, or in a disk wait."""
-
-
-def busy(members: list[tuple[int, str]]) -> bool:
-    """True when one of these processes is runnable or in an uninterruptible wait."""
-    return any(state in BUSY_STATES for _, state in members)
-
-
-def cpu_seconds(members: list[tuple[int, str]]) -> float:
-    """The CPU time, user and system, that the live processes of a run have used."""
-    ticks = 0
-    for pid, _ in members:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
-        except (OSError, ValueError, IndexError):
-            continue
-    return ticks / CLOCK_TICKS
+def busy(members: list[Member]) -> bool:
+    """True when one of these processes is runnable: making progress, or starved of a core.
+    An uninterruptible wait (state D) is not progress by itself: a vfork's parent waits so for
+    as long as its child likes, using no CPU."""
+    return any(found.state == "R" for found in members)
 
 
 @dataclass(frozen=True)
@@ -167,22 +223,21 @@ class Progress:
 
     reading: ProcessReading
     busy: bool
-    """Some process of the run, the sandbox's own included, is runnable or in an
-    uninterruptible wait (starting up, paging, writing): it is making progress."""
+    """Some process of the run, the sandbox's own included, is runnable: it is making
+    progress, or would be with a core."""
     cpu_seconds: float
-    """CPU time of the whole run so far (of its live processes, without a control group)."""
+    """CPU time of the whole run so far (judge/running/usage.py counts it without a control
+    group)."""
     memory_bytes: int
     """Address space of its processes together."""
-    output_bytes: int
-    """Bytes it has printed so far, stdout and stderr."""
 
 
-def memory_in_use(members: list[tuple[int, str]]) -> int:
+def memory_in_use(members: list[Member]) -> int:
     """The address space, in bytes, of the processes of a run together."""
     total = 0
-    for pid, _ in members:
+    for found in members:
         try:
-            with open(f"/proc/{pid}/statm") as statm:
+            with open(f"/proc/{found.thread}/statm") as statm:
                 total += int(statm.read().split()[0]) * resource.getpagesize()
         except (OSError, ValueError, IndexError):
             continue

@@ -20,14 +20,17 @@ Theory of operation. Under `full`, a run is these processes:
    `unshare --user`) when the judge is root, the judge's own uid mapped by bwrap otherwise;
    no capabilities, `no_new_privs`. It starts the program, waits for it, counts the processes
    still alive in the namespace, writes that count on a pipe only it holds, and exits with
-   the program's status (128 + N for signal N). The judge reads the count strictly: anything
-   else is a judge error. The program runs as the same user, so it can SIGKILL or SIGSTOP
-   its warden: that only ends or stalls its own run;
+   the program's status (128 + N for signal N). With the count goes the CPU time the
+   namespace's processes have used, their reaped children's included (judge/running/warden.py).
+   The judge reads the report strictly: anything else is a judge error. The program runs as
+   the same user, so it can SIGKILL or SIGSTOP its warden: that only ends or stalls its own
+   run;
 5. the program and whatever it starts, in a filesystem of read-only runtimes (/usr, the
    runtimes' configuration in /etc, the folder of each runtime installed elsewhere, the judge's
    Python with its packages, the judge's own code covered) where only its working folder, a
    copy of its files, and /tmp can be written, both on size-capped tmpfs, gone with the mount
-   namespace. Its arguments are data, never mounts.
+   namespace; the sandbox's own root and /dev are read-only. Its arguments are data, never
+   mounts.
 
 What each limit stops: the memory cap (control group) holds the whole tree and its tmpfs
 files; the process cap (control group) stops a fork bomb; the CPU quota (control group, one
@@ -42,8 +45,11 @@ What `full` does not stop: reading world-readable files of the bound runtimes; u
 and wall-time budget as it likes; a kernel bug. `partial` lacks what it lists: without
 namespaces the program runs as the judge's user, sees its files, has the network and can
 signal it, and leftovers are found by process group and an environment marker; without
-control groups the limits are per process (address space times the process cap) and no CPU
-quota holds. `none` is a process group with per-process limits only, for trusted code.
+control groups no CPU quota holds, memory is capped for each process alone (address space),
+and the tree's CPU time and memory are counted by looking at /proc (judge/running/usage.py):
+its CPU time holds, and its memory is held to the limit by killing the run when a look finds
+it over, which a peak between two looks escapes. `none` is a process group with per-process
+limits only and the same looks, for trusted code.
 """
 
 from __future__ import annotations
@@ -59,12 +65,16 @@ from typing import IO, Final
 from judge.running import bwrap, runtimes, warden
 from judge.running.bwrap import tool
 from judge.running.cgroups import Layout, TreeLimits
-from judge.running.processes import user_processes
+from judge.running.processes import descendants, group_members, user_processes
+from judge.running.usage import Count
 
 SANDBOX_UID: Final = 65534
 """The user a root judge runs programs as: `nobody`."""
 EXTRA_PROCESSES: Final = 3
 """Processes of the sandbox itself within the process cap: keeper, init, warden."""
+RUN_MARKER: Final = "MENACE_JUDGE_RUN"
+"""An environment variable, unique to each run, that finds the processes of a run without
+namespaces once they have left its process group."""
 JOIN: Final = ('while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; '
                 'exec "$@"')
 """The starter's script: join each control group named before `--`, then exec the rest."""
@@ -138,6 +148,21 @@ class Support:
         missing = self.missing
         return self.level.value + (f" (missing {'; '.join(missing)})" if missing else "")
 
+    def not_held(self) -> tuple[str, ...]:
+        """What this level does not hold against a program, in plain words, one phrase each."""
+        if self.chosen_off:
+            return ("nothing is contained: the program runs as you, with limits for each of "
+                    "its processes alone",)
+        phrases = []
+        if self.namespaces:
+            phrases.append("the program runs as you: it can read and write your files, use the "
+                           "network and signal the judge")
+        if self.cgroups:
+            phrases.append("no CPU quota: it may use every core")
+            phrases.append("memory is capped for each process alone; its processes together "
+                           "are only checked when the judge looks, twice a second")
+        return tuple(phrases)
+
 
 @dataclass(frozen=True)
 class Containment:
@@ -145,15 +170,21 @@ class Containment:
 
     level: Level
     missing: tuple[str, ...] = ()
+    not_held: tuple[str, ...] = ()
+    """What the level does not hold against a program, in plain words (`Support.not_held`)."""
     memory_hit: bool = False
     processes_hit: bool = False
     cpu_seconds: float | None = None
     cpu_hit: bool = False
     peak_memory_kb: int | None = None
+    """The most memory the tree held at once (None when no one measured it)."""
     leftovers: int | None = None
     """Processes alive when the program's main process ended (None when not counted)."""
     fault: str = ""
     """Why the sandbox's own report cannot be trusted (a judge error); empty when it can."""
+    looked: bool = False
+    """True when the tree's use was counted by looking at /proc (no control group): its
+    memory may have peaked higher between two looks."""
     groups: str = ""
     """How the judge got its control groups (`Support.groups`)."""
 
@@ -175,25 +206,6 @@ def _inner_pid(pid: int) -> int:
     return 0
 
 
-def _descendants(root: int) -> list[int]:
-    """The live processes descended from `root`, itself included."""
-    children: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    found, stack = [], [root]
-    while stack:
-        pid = stack.pop()
-        found.append(pid)
-        stack.extend(children.get(pid, []))
-    return found
-
-
 class Sandbox:
     """The containment of one run: start the program inside, list, kill, and read the facts."""
 
@@ -212,6 +224,11 @@ class Sandbox:
         if self.tree is None and limits.processes is not None:
             uid = SANDBOX_UID if self.namespaced and runs_as_root() else os.getuid()
             self._processes = user_processes(uid) + limits.processes + EXTRA_PROCESSES
+        self._count = Count() if self.tree is None else None
+        """The tree's CPU time and memory, counted by looking where no control group counts."""
+        self._memory_hit = False
+        self._marker = ""
+        """`NAME=value` of the run's environment marker (without namespaces), else empty."""
         self._report: int | None = None
         self.keeper = 0
         """The first process of the run, started by the judge."""
@@ -239,6 +256,8 @@ class Sandbox:
                 os.close(fd)
             self._open = []
         self.keeper = process.pid
+        if not self.namespaced and RUN_MARKER in env:
+            self._marker = f"{RUN_MARKER}={env[RUN_MARKER]}"
         return process
 
     def _starter(self) -> list[str]:
@@ -276,7 +295,7 @@ class Sandbox:
                 "--perms", "0111", "--file", str(shell_fd), bwrap.WARDEN_PATH]
         if cwd is not None:
             args += [*bwrap.copied_in(cwd, self._open), "--chdir", str(cwd)]
-        args += bwrap.drop_privileges(runs_as_root(), SANDBOX_UID)
+        args += [*bwrap.SEALED, *bwrap.drop_privileges(runs_as_root(), SANDBOX_UID)]
         return [*args, bwrap.WARDEN_PATH, "-c", warden.script(report), "warden", *argv]
 
     @staticmethod
@@ -287,24 +306,39 @@ class Sandbox:
 
     # -- watching and ending ------------------------------------------------------------
 
-    def members(self, *, own: bool = False) -> list[int] | None:
-        """The program's live processes (and the sandbox's own too, if `own`), or None when the
-        caller must find them (no namespaces and no control group: by process group and
-        marker)."""
+    def members(self, *, own: bool = False) -> list[int]:
+        """The program's processes (and the sandbox's own too, if `own`): its control group's,
+        or the keeper's descendants inside namespaces, or else its process group's and those
+        carrying its marker. Zombies may be among them (processes.states tells)."""
         if self.tree is not None:
             pids = self.tree.members()
-        elif self.namespaced and self.keeper:
-            pids = _descendants(self.keeper)
+        elif self.namespaced:
+            pids = descendants(self.keeper) if self.keeper else []
         else:
-            return None
-        if not self.namespaced or own:
+            pids = group_members(self.keeper, self._marker) if self.keeper else []
+        return pids if own else self.programs_among(pids)
+
+    def programs_among(self, pids: list[int]) -> list[int]:
+        """Those of the run's processes `pids` that are the program's, not the sandbox's own."""
+        if not self.namespaced:
             return pids
         return [pid for pid in pids
                 if pid != self.keeper and _inner_pid(pid) not in warden.WARDEN_INNER_PIDS]
 
-    def cpu_seconds(self) -> float | None:
-        """CPU time the whole tree has used so far, or None without a control group."""
-        return self.tree.cpu_seconds() if self.tree is not None else None
+    def cpu_seconds(self, everyone: list[int] | None = None) -> float:
+        """CPU time the whole tree has used so far: its control group's count, or a look at
+        /proc at the run's processes (`everyone`, the sandbox's own included, when the caller
+        has them), which also holds the memory limit for the tree: over it, the run is
+        killed."""
+        if self.tree is not None:
+            return self.tree.cpu_seconds()
+        assert self._count is not None
+        self._count.look(self.members(own=True) if everyone is None else everyone)
+        memory = self.limits.memory_mb
+        if memory is not None and self._count.memory_bytes > memory << 20:
+            self._memory_hit = True
+            self.kill()
+        return self._count.cpu_seconds
 
     def closed_by_program(self, descriptor: int) -> bool:
         """True when the program's first process has closed `descriptor` (0 or 1) and runs
@@ -322,8 +356,19 @@ class Sandbox:
 
     def kill(self) -> None:
         """SIGKILL every process of the run that the sandbox can find."""
+        if self.keeper:
+            try:
+                os.killpg(self.keeper, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         if self.tree is not None:
             self.tree.kill_all()
+        elif not self.namespaced and self._marker:
+            for pid in self.members():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     def exit_codes(self, status: int) -> tuple[int | None, int | None]:
         """The program's exit status and terminating signal, from the first process's status."""
@@ -339,15 +384,20 @@ class Sandbox:
         usage = self.tree.usage() if self.tree is not None else None
         report = self._read_report()
         self.release()
+        cpu = usage.cpu_seconds if usage else None
+        peak = usage.peak_memory_kb if usage else None
+        if self._count is not None:
+            cpu = max(self._count.cpu_seconds, report.cpu_seconds or 0.0)
+            peak = self._count.peak_memory_bytes >> 10 if self._count.looks else None
         return Containment(
-            level=self.level, missing=self.support.missing,
-            memory_hit=usage.memory_hit if usage else False,
+            level=self.level, missing=self.support.missing, not_held=self.support.not_held(),
+            memory_hit=usage.memory_hit if usage else self._memory_hit,
             processes_hit=usage.processes_hit if usage else False,
-            cpu_seconds=usage.cpu_seconds if usage else None,
-            cpu_hit=bool(usage and self.limits.cpu_seconds is not None
-                         and usage.cpu_seconds > self.limits.cpu_seconds),
-            peak_memory_kb=usage.peak_memory_kb if usage else None,
-            leftovers=report.leftovers, fault=report.fault, groups=self.support.groups)
+            cpu_seconds=cpu,
+            cpu_hit=bool(cpu is not None and self.limits.cpu_seconds is not None
+                         and cpu > self.limits.cpu_seconds),
+            peak_memory_kb=peak, leftovers=report.leftovers, fault=report.fault,
+            looked=self._count is not None, groups=self.support.groups)
 
     def _read_report(self) -> warden.Report:
         """The warden's report, if it wrote one, read strictly."""

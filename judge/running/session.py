@@ -9,7 +9,6 @@ import fcntl
 import os
 import resource
 import select
-import signal
 import subprocess
 import time
 import tty
@@ -20,11 +19,10 @@ from judge.running.channel import EOF, OUTPUT_LIMIT, TIMEOUT, NoLine
 from judge.running.ending import Ending
 from judge.running.output import Output
 from judge.running.processes import (
+    Member,
     ProcessReading,
     Progress,
     busy,
-    cpu_seconds,
-    group_members,
     look,
     memory_in_use,
     states,
@@ -44,20 +42,14 @@ class SpawnError(OSError):
     """A command that cannot be started."""
 
 
-RUN_MARKER: Final = "MENACE_JUDGE_RUN"
-"""An environment variable, unique to each run, that finds processes which left the group."""
-
-
 class Session:
     """One running program: its process group, its input, and its output read in big chunks."""
 
     def __init__(self, process: subprocess.Popen[bytes], stdin_fd: int, stdout_fd: int,
-                 stderr_fd: int, transport: Transport, sandbox: Sandbox, marker: str = "") -> None:
+                 stderr_fd: int, transport: Transport, sandbox: Sandbox) -> None:
         self.process = process
         self.sandbox = sandbox
         self.limits = sandbox.limits
-        self.marker = marker
-        """`NAME=value` of the run's environment marker, empty when there is none."""
         self.pid = process.pid
         self.transport = transport
         self._stdin = stdin_fd
@@ -109,8 +101,7 @@ class Session:
             in_fd, out_fd = process.stdin.fileno(), process.stdout.fileno()
         for fd in (in_fd, out_fd, stderr_fd):
             os.set_blocking(fd, False)
-        marker = f"{RUN_MARKER}={env[RUN_MARKER]}" if RUN_MARKER in env else ""
-        return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox, marker)
+        return cls(process, in_fd, out_fd, stderr_fd, transport, sandbox)
 
     # -- talking -------------------------------------------------------------------------
 
@@ -128,7 +119,9 @@ class Session:
         return True
 
     def read_line(self, timeout: float | None) -> str | NoLine:
-        """The next line of output; EOF, TIMEOUT (no output for `timeout` s) or OUTPUT_LIMIT."""
+        """The next line of output, or EOF, TIMEOUT (no complete line within `timeout` s) or
+        OUTPUT_LIMIT. Bytes without a newline do not make the wait longer: how long a silence
+        may last is for judge/running/patience.py to say."""
         output = self.output
         if output.lines:
             return output.lines.popleft()
@@ -146,10 +139,7 @@ class Session:
                     self._stdout_open = False
                     continue
                 return TIMEOUT
-            before = output.bytes
             self._pump(remaining)
-            if timeout is not None and output.bytes != before:
-                deadline = time.monotonic() + timeout  # still talking: the silence starts again
         return output.lines.popleft()
 
     def read_ready(self, most: int) -> list[str]:
@@ -271,25 +261,20 @@ class Session:
             if not printing and not self.exited and not self.look().running:
                 return  # a pause while it waits; a busy program starved of CPU goes on
 
-    def members(self) -> list[tuple[int, str]]:
-        """The program's live processes and their states: the sandbox's list, or its group's."""
-        pids = self.sandbox.members()
-        if pids is None:
-            return group_members(self.pid, self.marker)
-        return states(pids)
+    def members(self) -> list[Member]:
+        """The program's live processes."""
+        return states(self.sandbox.members())
 
     def look(self) -> ProcessReading:
         """What the program's processes are doing right now."""
         return look(self.members())
 
     def progress(self) -> Progress:
-        """What the program is doing now, and the CPU time, memory and output it has used."""
-        members = self.members()
+        """What the program is doing now, and the CPU time and memory it has used."""
         everyone = self.sandbox.members(own=True)
-        tree = self.sandbox.cpu_seconds()
-        return Progress(look(members), busy(members if everyone is None else states(everyone)),
-                        cpu_seconds(members) if tree is None else tree,
-                        memory_in_use(members), self.output.bytes)
+        members = states(self.sandbox.programs_among(everyone))
+        return Progress(look(members), busy(states(everyone)), self.sandbox.cpu_seconds(everyone),
+                        memory_in_use(members))
 
     # -- ending --------------------------------------------------------------------------
 
@@ -297,7 +282,8 @@ class Session:
         """Kill what is left of the program's processes, verify they are gone: how it ended."""
         if not self._poll_exit():
             self.killed_by_judge = True
-            self._kill_group()
+            self.sandbox.cpu_seconds()  # a last look at what it used
+            self.sandbox.kill()
             _, status, rusage = os.wait4(self.pid, 0)
             self._status, self._rusage = status, rusage
             self.process.returncode = os.waitstatus_to_exitcode(status)
@@ -305,7 +291,7 @@ class Session:
         counted = self.killed_by_judge or self.sandbox.namespaced
         leftovers = 0 if counted else len(self.members())
         if leftovers or self.sandbox.namespaced:
-            self._kill_group()
+            self.sandbox.kill()
         self._verify_gone()
         contained = self.sandbox.finish()
         if contained.leftovers and not self.killed_by_judge:
@@ -328,9 +314,9 @@ class Session:
             status=code if own_exit else None,
             signal=signal_number if own_exit else None,
             killed_by_judge=self.killed_by_judge,
-            peak_memory_kb=contained.peak_memory_kb or self._rusage.ru_maxrss,
-            cpu_seconds=(contained.cpu_seconds if contained.cpu_seconds is not None
-                         else self._rusage.ru_utime + self._rusage.ru_stime),
+            peak_memory_kb=contained.peak_memory_kb,
+            cpu_seconds=max(contained.cpu_seconds or 0.0,
+                            self._rusage.ru_utime + self._rusage.ru_stime),
             stderr_tail=self.output.stderr_tail(),
             leftovers=leftovers,
             output_over_limit=self.output.over_limit,
@@ -351,27 +337,13 @@ class Session:
                 return
             self.output.take_stderr(data)
 
-    def _kill_group(self) -> None:
-        """Send SIGKILL to every process of the program's group, and to any that left it."""
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.sandbox.kill()
-        if self.marker:
-            for pid, _ in group_members(self.pid, self.marker):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-
     def _verify_gone(self, timeout: float = 2.0) -> None:
         """Wait until no process of the group is left; raise if one survives."""
         deadline = time.monotonic() + timeout
         while self.members():
             if time.monotonic() > deadline:
                 raise LeftoverError(f"process group {self.pid} survived SIGKILL")
-            self._kill_group()
+            self.sandbox.kill()
             time.sleep(0.01)
 
 

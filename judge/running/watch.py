@@ -20,8 +20,9 @@ class Watch:
     def __init__(self, channel: Channel, patience: Patience) -> None:
         self.channel = channel
         self.patience = patience
-        self.next_cpu_look = time.monotonic() + LOOK_EVERY
-        """When the run's CPU time is next looked at while its output flows."""
+        self.next_cpu_look = 0.0
+        """When the run's CPU time (and memory, without a control group) is next looked at
+        while its output flows: at its first line, then every LOOK_EVERY seconds."""
 
     def line(self, idle_seconds: float | None = None) -> str | NoLine | Silence:
         """The next line; the end of the output; or the silence that ended the wait, the

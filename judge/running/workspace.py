@@ -7,14 +7,21 @@ the folder, a device, a fifo, a socket, a file its folder's owner could not read
 copy with a message naming it. Bytes and files are counted while copying, against caps, so a
 huge or endless file never fills the disk. Files a person names in a bare command are theirs
 to show: they are copied in by name, under the same caps.
+
+A judge holds a lock on each working folder it makes for as long as the folder is in use; the
+kernel drops the lock when the judge dies, however it dies. Before making a folder, a judge
+removes the folders of this user whose lock no one holds (a judge killed with SIGKILL could
+not remove its own), so nothing of a killed judge stays beyond the next judge's start.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import stat
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Final
@@ -30,6 +37,11 @@ DEEPEST: Final = 32
 SKIPPED: Final = frozenset({"__pycache__", ".git"})
 """Folders never copied: caches and version control, of no use to the program."""
 CHUNK: Final = 1 << 16
+PREFIX: Final = "menace-judge-run-"
+"""The start of every working folder's name, by which the folders of gone judges are found."""
+SETTLED_SECONDS: Final = 10.0
+"""Seconds a working folder must have stood unchanged before another judge may remove it
+(its lock unheld): a folder is unlocked for a moment between its making and its locking."""
 
 
 class CopyError(ValueError):
@@ -206,24 +218,87 @@ def with_full_paths(command: tuple[str, ...], files: tuple[Path, ...]) -> tuple[
     return tuple(full.get(word, word) for word in command)
 
 
-def fresh_folder() -> Path:
-    """A new private temporary folder for one run."""
-    return Path(tempfile.mkdtemp(prefix="menace-judge-"))
+class WorkingFolder:
+    """A run's working folder, locked while the judge that made it uses it."""
+
+    def __init__(self, path: Path, lock: int) -> None:
+        self.path = path
+        self._lock: int | None = lock
+
+    def remove(self) -> None:
+        """Remove the folder and drop its lock (idempotent)."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
 
-def working_folder(folder: Path | None, files: tuple[Path, ...] = ()) -> Path:
+def _locked(path: Path | str) -> int | None:
+    """A descriptor of the folder `path` holding its lock, or None when another holds it."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def remove_abandoned(parent: Path) -> int:
+    """Remove the working folders in `parent` that judges now gone left behind: this user's,
+    settled, and with their lock free; how many went."""
+    removed = 0
+    now, uid = time.time(), os.geteuid()
+    try:
+        entries = [entry for entry in os.scandir(parent) if entry.name.startswith(PREFIX)]
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or \
+                    now - info.st_mtime < SETTLED_SECONDS:
+                continue
+            lock = _locked(entry.path)
+        except OSError:
+            continue
+        if lock is None:
+            continue  # its judge is alive
+        try:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += 1
+        finally:
+            os.close(lock)
+    return removed
+
+
+def fresh_folder() -> WorkingFolder:
+    """A new private temporary folder for one run, locked; the folders of gone judges are
+    removed first."""
+    parent = Path(tempfile.gettempdir())
+    remove_abandoned(parent)
+    while True:
+        path = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
+        lock = _locked(path)
+        if lock is not None:
+            return WorkingFolder(path, lock)
+        shutil.rmtree(path, ignore_errors=True)  # taken by a sweep in the moment before the lock
+
+
+def working_folder(folder: Path | None, files: tuple[Path, ...] = ()) -> WorkingFolder:
     """A fresh folder holding a copy of the submission folder and of the files named."""
     made = fresh_folder()
     try:
         budget = Budget(owner=folder.stat().st_uid) if folder is not None else Budget()
         if folder is not None:
-            copy_folder(folder, made, budget)
+            copy_folder(folder, made.path, budget)
         for path in files:
-            if (made / path.name).exists() or (made / path.name).is_symlink():
+            target = made.path / path.name
+            if target.exists() or target.is_symlink():
                 raise CopyError(f"two files to copy are named {printable(path.name)}: "
                                 "judge a folder that holds them instead")
-            copy_named(path, made / path.name, budget)
+            copy_named(path, target, budget)
     except BaseException:
-        shutil.rmtree(made, ignore_errors=True)
+        made.remove()
         raise
     return made

@@ -107,8 +107,12 @@ def _used(ending: Ending | None) -> str:
     """What the program's processes used, for the report's first line."""
     if ending is None:
         return ""
-    return (f" ({ending.cpu_seconds:.2f} s of CPU, at most "
-            f"{ending.peak_memory_kb / 1024:.0f} MB of memory)")
+    memory = ending.peak_memory_kb
+    if memory is None:
+        return f" ({ending.cpu_seconds:.2f} s of CPU)"
+    looked = ending.containment is not None and ending.containment.looked
+    return (f" ({ending.cpu_seconds:.2f} s of CPU, {'at least' if looked else 'at most'} "
+            f"{memory / 1024:.0f} MB of memory{' at once' if looked else ''})")
 
 
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
@@ -165,14 +169,14 @@ def json_text(run: Run, manifest: Manifest | None = None) -> str:
 
 
 def _sandbox(run: Run) -> dict[str, Any]:
-    """How the run was contained: its level, what that level lacked, and how the judge got
-    its control groups (empty without them)."""
+    """How the run was contained: its level, what that level lacked, what it does not hold,
+    and how the judge got its control groups (empty without them)."""
     ending = run.facts.ending
     contained = ending.containment if ending is not None else None
     if contained is None:
-        return {"level": None, "missing": [], "groups": ""}
+        return {"level": None, "missing": [], "not_held": [], "groups": ""}
     return {"level": contained.level.value, "missing": list(contained.missing),
-            "groups": contained.groups}
+            "not_held": list(contained.not_held), "groups": contained.groups}
 
 
 def transcript_text(run: Run) -> str:

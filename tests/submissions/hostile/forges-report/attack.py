@@ -1,6 +1,7 @@
 """MENACE that leaves a process behind and tries to forge the sandbox's count of what it left:
 it takes every pipe of the other processes it can see (pidfd_getfd, /proc/PID/fd) and writes
-a count of 0 into each, or the bytes given by `--forge`, before and after its games."""
+a report of nothing left and no CPU time used into each, or the bytes given by `--forge`,
+before and after its games."""
 
 import runpy
 import sys
@@ -41,7 +42,7 @@ def attack():
     """Leave a daemon behind, forge the count now and once the games are over."""
     import atexit
     import os
-    data = b"0\n"
+    data = b"0 0\n"
     if "--forge" in sys.argv:
         at = sys.argv.index("--forge")
         data = sys.argv[at + 1].encode()
