@@ -19,7 +19,7 @@ import pytest
 from fixture_folders import assembled
 
 from judge.running import runtimes
-from judge.running.cgroups import PREFIX
+from judge.running.cgroups import PREFIX, TreeLimits
 from judge.running.claim import LEAF, start_time
 from judge.running.probes import support
 from judge.running.processes import CLOCK_TICKS
@@ -311,6 +311,18 @@ def test_the_groups_of_a_killed_judge_are_removed_by_the_next(tmp_path: Path) ->
         capture_output=True, text=True, check=True, timeout=60)
     assert "left by judges that are gone removed" in found.stdout
     assert not any(subtree.exists() for subtree in subtrees)
+
+
+@pytest.mark.skipif(FOUND.layout is None or FOUND.layout.version != 1,
+                    reason="cgroup v1 only: under v2 the subtree holds the judge's leaf")
+def test_a_subtree_an_older_judge_removed_is_made_again() -> None:
+    """Under v1 the judge's subtree is empty between runs, and judges of earlier versions
+    remove empty groups of the judge's prefix: the next run makes it again."""
+    assert FOUND.layout is not None
+    for folder in FOUND.layout.parents.values():
+        folder.rmdir()
+    TreeLimits.create(FOUND.layout, 1 << 30, 8).remove()
+    assert all(folder.is_dir() for folder in FOUND.layout.parents.values())
 
 
 @pytest.mark.parametrize("policy", ["off", "auto"])

@@ -134,7 +134,11 @@ class TreeLimits:
         try:
             for controller, parent in layout.parents.items():
                 folder = parent / name
-                folder.mkdir()
+                try:
+                    folder.mkdir()
+                except FileNotFoundError:  # v1: an older judge removes empty subtrees; again
+                    parent.mkdir(exist_ok=True)
+                    folder.mkdir()
                 made[controller] = folder
             limits = cls(made, layout.version)
             limits._set_caps(memory_bytes, processes)
