@@ -1,6 +1,7 @@
 """Time the judge on the reference against a driver that takes the same turns and checks nothing.
 
-    python bench/judge.py [--games 100] [--runs 5] [--seed 2026] [--transport pty|pipe]
+    python bench/judge.py [--games 200] [--runs 5] [--seed 2026] [--transport pty|pipe]
+                          [--loads 0 3] [--sandbox auto|off] [--skip-sandbox]
 
 The judge plays the reference (`tests/submissions/accepted/reference`, seeded) and saves its
 transcript. The floor that turn-taking sets for any judge is a driver that plays that
@@ -8,7 +9,18 @@ transcript in lockstep (each move sent only once the lines before it have been r
 judge must) and checks nothing at all. Like the judge, the driver is a process of its own that
 starts the program through `judge.running.launch.start_program`: a fresh copy of its folder, the
 judge's environment and sandbox. The two take turns in each round, so they share the machine's
-load. Targets: judge at most 1.25 times the driver, 100 games under 3 seconds.
+load.
+
+This is done at each load of `--loads`: with no burners of the bench's own, then with that many
+processes that burn CPU (`while True: pass`), started before the rounds and stopped after them
+by their process ids. Beside each ratio it prints the machine's load average before and after,
+and the CPU time a game of each process tree: the judge's (with its checking process and the
+sandbox's helpers) and the driver's (with the sandbox's helpers). Under full containment the
+program is reaped inside its own namespace and its time is in neither tree, so the judge's tree
+is the judge's own CPU time, and the difference what the judge spends over the floor; without
+full containment both trees hold the program's time too. Targets: the judge at most 1.15 times
+the driver with no burners (on a quiet machine), at most 1.25 with 3, and 100 games under 3
+seconds.
 
 For comparison it also times the reference replaying the transcript's input alone, from a
 file, with no turns taken at all (no target: the floor alone is well above it).
@@ -22,17 +34,20 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import tty
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_OVER_FLOOR = 1.25
-"""The judge's wall time over the turn-taking driver's, at most."""
+TARGET_OVER_FLOOR = {0: 1.15, 3: 1.25}
+"""The judge's wall time over the turn-taking driver's, at most, by the bench's burners."""
+BURN = "while True: pass"
 TARGET_SECONDS_PER_100 = 3.0
 TARGET_SANDBOX_RATIO = 1.2
 TARGET_SANDBOX_STARTUP = 0.050
@@ -45,9 +60,18 @@ def child_environment() -> dict[str, str]:
             "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
 
 
-def timed(command: list[str], stdin_path: Path | None = None,
-          stdout: str = "null") -> tuple[float, int]:
-    """Wall time and exit status of a command, its output read and thrown away.
+@dataclass(frozen=True)
+class Timed:
+    """A command's wall time, exit status and the CPU time of its whole process tree."""
+
+    seconds: float
+    status: int
+    cpu: float
+
+
+def timed(command: list[str], stdin_path: Path | None = None, stdout: str = "null") -> Timed:
+    """Wall time, exit status and CPU time (its own and its descendants') of a command, its
+    output read and thrown away.
 
     `stdout` is where its output goes: "null" (a file: block-buffered), "pipe" or "pty"
     (a terminal: line-buffered, as the judge's default transport).
@@ -78,8 +102,10 @@ def timed(command: list[str], stdin_path: Path | None = None,
             assert process.stdout is not None
             while process.stdout.read(1 << 16):
                 pass
-        status = process.wait()
-        return time.perf_counter() - start, status
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        return Timed(time.perf_counter() - start, process.returncode,
+                     usage.ru_utime + usage.ru_stime)
 
 
 def runnable_reference(parent: Path) -> Path:
@@ -91,7 +117,7 @@ def runnable_reference(parent: Path) -> Path:
     return assembled("accepted/reference", parent)
 
 
-def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None:
+def drive(transcript: Path, transport: str, seed: int, submission: Path, sandbox: str) -> None:
     """Replay the transcript in turn, reading lines but checking none: the floor's own process.
 
     It starts the program exactly as the judge starts it (`judge.running.launch.start_program`: a
@@ -101,10 +127,10 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     sys.path.insert(0, str(ROOT))
     from judge.running.launch import start_program
     from judge.terms.manifest import read_manifest
-    from judge.terms.options import Transport
+    from judge.terms.options import SandboxPolicy, Transport
     from judge.terms.settings import Settings
 
-    settings = Settings(seed=seed, transport=Transport(transport))
+    settings = Settings(seed=seed, transport=Transport(transport), sandbox=SandboxPolicy(sandbox))
     started = start_program(read_manifest(submission), settings)
     session = started.session
     send, source = session._stdin, session._stdout  # the raw descriptors: only this driver
@@ -123,14 +149,16 @@ def drive(transcript: Path, transport: str, seed: int, submission: Path) -> None
     started.remove_folder()
 
 
-def lockstep(transcript: Path, transport: str, seed: int, submission: Path) -> float:
-    """Wall time of the turn-taking driver, started as a process of its own as the judge is."""
+def lockstep(transcript: Path, transport: str, seed: int, submission: Path,
+             sandbox: str = "auto") -> Timed:
+    """The turn-taking driver, started as a process of its own as the judge is, timed."""
     command = [sys.executable, str(Path(__file__).resolve()), "--drive", str(transcript),
-               "--transport", transport, "--seed", str(seed), "--submission", str(submission)]
-    seconds, status = timed(command)
-    if status != 0:
-        sys.exit(f"the turn-taking driver failed (status {status})")
-    return seconds
+               "--transport", transport, "--seed", str(seed), "--submission", str(submission),
+               "--sandbox", sandbox]
+    run = timed(command)
+    if run.status != 0:
+        sys.exit(f"the turn-taking driver failed (status {run.status})")
+    return run
 
 
 def startup_cost(runs: int = STARTUP_RUNS) -> tuple[float, float]:
@@ -170,10 +198,10 @@ def sandbox_cost(args: argparse.Namespace) -> None:
     times: dict[str, list[float]] = {"off": [], "auto": []}
     for _ in range(args.runs):
         for policy in times:
-            seconds, status = timed([*judge, "--sandbox", policy])
-            if status != 0:
+            run = timed([*judge, "--sandbox", policy])
+            if run.status != 0:
                 sys.exit(f"the judge did not accept the reference (--sandbox {policy})")
-            times[policy].append(seconds)
+            times[policy].append(run.seconds)
     off, on = statistics.median(times["off"]), statistics.median(times["auto"])
     ratio = on / off
     print(f"judge with the sandbox ({level}): {on:.3f} s, without: {off:.3f} s, "
@@ -187,51 +215,107 @@ def sandbox_cost(args: argparse.Namespace) -> None:
           f"{'ok' if cost <= TARGET_SANDBOX_STARTUP else 'MISSED'}")
 
 
+def burners(count: int) -> list[subprocess.Popen[bytes]]:
+    """`count` processes that burn CPU until stopped."""
+    return [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(count)]
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the burners, each by its process id, and reap them."""
+    for process in processes:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def load() -> str:
+    """The machine's load average over the last minute, for the figures."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def over_floor(args: argparse.Namespace, transcript: Path, burning: int) -> float:
+    """The judge against the turn-taking driver, in turns, with `burning` burners of the bench's
+    own: the medians, the ratio, the CPU time per game, the load average before and after
+    printed; the judge's median time returned."""
+    judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
+             str(args.seed), "--transport", args.transport, "--sandbox", args.sandbox,
+             str(args.submission)]
+    before = load()
+    started = burners(burning)
+    try:
+        judged, floor = [], []
+        for _ in range(args.runs):
+            run = timed(judge)
+            if run.status != 0:
+                sys.exit(f"the judge did not accept the reference (status {run.status})")
+            judged.append(run)
+            floor.append(lockstep(transcript, args.transport, args.seed, args.submission,
+                                  args.sandbox))
+    finally:
+        stop(started)
+    judge_time = statistics.median(run.seconds for run in judged)
+    floor_time = statistics.median(run.seconds for run in floor)
+    ratio = statistics.median(j.seconds / f.seconds for j, f in zip(judged, floor, strict=True))
+    per_game = 1000 / args.games
+    judge_cpu = statistics.median(run.cpu for run in judged) * per_game
+    floor_cpu = statistics.median(run.cpu for run in floor) * per_game
+    over = statistics.median(j.cpu - f.cpu for j, f in zip(judged, floor, strict=True))
+    target = TARGET_OVER_FLOOR.get(burning)
+    verdict = "" if target is None else \
+        f"  target <= {target}: {'ok' if ratio <= target else 'MISSED'}"
+    print(f"with {burning} burners of the bench's own (load average {before} before, {load()} "
+          f"after), median of {args.runs} rounds:")
+    print(f"  judge {judge_time:.3f} s, driver taking the same turns and checking nothing (the "
+          f"floor) {floor_time:.3f} s")
+    print(f"  ratio judge / driver: {ratio:.2f}{verdict}")
+    print(f"  CPU a game, each process tree: judge {judge_cpu:.2f} ms, driver {floor_cpu:.2f} "
+          f"ms, judge over driver {over * per_game:.2f} ms")
+    return judge_time
+
+
 def main() -> None:
-    """Run both a few times and print the medians, the ratio, and whether the targets hold."""
+    """Run both a few times at each load and print the medians, the ratio, and whether the
+    targets hold."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--transport", choices=("pty", "pipe"), default="pty")
+    parser.add_argument("--loads", type=int, nargs="+", default=[0, 3],
+                        help="burners of the bench's own, for each pass")
+    parser.add_argument("--sandbox", choices=("auto", "off"), default="auto",
+                        help="the judge's and the driver's containment")
+    parser.add_argument("--skip-sandbox", action="store_true",
+                        help="leave out the sandbox's cost")
     parser.add_argument("--drive", type=Path, metavar="TRANSCRIPT", help=argparse.SUPPRESS)
     parser.add_argument("--submission", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive is not None:
-        drive(args.drive, args.transport, args.seed, args.submission)
+        drive(args.drive, args.transport, args.seed, args.submission, args.sandbox)
         return
     home = tempfile.TemporaryDirectory(prefix="bench-judge-")
     args.submission = runnable_reference(Path(home.name))
     with tempfile.TemporaryDirectory() as folder:
         transcript = Path(folder) / "transcript.txt"
-        judge = [sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
-                 str(args.seed), "--transport", args.transport, "--transcript", str(transcript),
-                 str(args.submission)]
-        judged, floor = [], []
-        for _ in range(args.runs):
-            seconds, status = timed(judge)
-            if status != 0:
-                sys.exit(f"the judge did not accept the reference (status {status})")
-            judged.append(seconds)
-            floor.append(lockstep(transcript, args.transport, args.seed, args.submission))
+        first = timed([sys.executable, "-m", "judge", "--games", str(args.games), "--seed",
+                       str(args.seed), "--transport", args.transport, "--sandbox", args.sandbox,
+                       "--transcript", str(transcript), str(args.submission)])
+        if first.status != 0:
+            sys.exit(f"the judge did not accept the reference (status {first.status})")
+        print(f"{args.games} games, seed {args.seed}, transport {args.transport}, sandbox "
+              f"{args.sandbox}")
+        judged = [over_floor(args, transcript, burning) for burning in args.loads]
         sent = [line[2:] for line in transcript.read_text().splitlines() if line.startswith("> ")]
         replay_input = Path(folder) / "input.txt"
         replay_input.write_text("\n".join(sent) + "\n")
         alone_command = [sys.executable, "-m", "reference", "--seed", str(args.seed)]
-        alone = [timed(alone_command, replay_input, args.transport)[0] for _ in range(args.runs)]
-    judge_time, floor_time = statistics.median(judged), statistics.median(floor)
+        alone = [timed(alone_command, replay_input, args.transport).seconds
+                 for _ in range(args.runs)]
     limit = TARGET_SECONDS_PER_100 * args.games / 100
-    print(f"{args.games} games, seed {args.seed}, transport {args.transport}, "
-          f"median of {args.runs} runs")
-    print(f"judge (python -m judge, whole run):          {judge_time:.3f} s"
-          f"  target < {limit:.1f} s: {'ok' if judge_time < limit else 'MISSED'}")
-    print(f"driver taking the same turns, checking nothing: {floor_time:.3f} s (the floor)")
-    print(f"reference replaying the input alone, no turns:  {statistics.median(alone):.3f} s")
-    over_floor = judge_time / floor_time
-    met = "ok" if over_floor <= TARGET_OVER_FLOOR else "MISSED"
-    print(f"ratio judge / driver (the floor): {over_floor:.2f}"
-          f"  target <= {TARGET_OVER_FLOOR}: {met}")
-    sandbox_cost(args)
+    print(f"the judge, a whole run (python -m judge), at the first load: {judged[0]:.3f} s"
+          f"  target < {limit:.1f} s: {'ok' if judged[0] < limit else 'MISSED'}")
+    print(f"reference replaying the input alone, no turns: {statistics.median(alone):.3f} s")
+    if not args.skip_sandbox:
+        sandbox_cost(args)
     home.cleanup()
 
 

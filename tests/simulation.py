@@ -15,16 +15,17 @@ import random
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, is_over, play
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, O, X, is_over, play
 from reference.outcome import Outcome, outcome_of
 from reference.symmetry import PERMUTATIONS, inverse, map_cell
 
+from judge.deciding.board_laws import CORNERS, completing
 from judge.deciding.box_changes import KEPT
 from judge.deciding.evidence import Evidence
 from judge.deciding.opponents import Knowledge, make_opponent
 from judge.deciding.randomness import Drawn, DrawStatistics, counts_of
 from judge.deciding.refill_law import Refilled, RefillStatistics, refill_beads
-from judge.terms.boxes import box_labels, draw_for_move, label_of
+from judge.terms.boxes import box_labels, draw_for_move, in_label_frame, label_of
 from judge.terms.options import FALSE_ALARM, OpponentKind, RefillRule
 
 
@@ -58,6 +59,17 @@ class Fault(StrEnum):
     """With chance `size`, a refill's three beads are of different squares."""
     REFILLS_NOT_DRAWN = "refills-not-drawn"
     """With chance `size`, a refill bead is any empty square but the one just drawn."""
+    ALTERNATE = "alternate"
+    """With chance `size`, the draw is from the even places (0, 2, ...) of the beads sorted."""
+    AFTER_CORNER = "after-corner"
+    """When the opponent's last move was a corner, with chance `size`, uniform over the squares
+    present."""
+    BURSTS = "bursts"
+    """In the last 25 games of every 100, with chance `size`, uniform over the squares present."""
+    EVERY_THIRD = "every-third"
+    """In every third game, with chance `size`, uniform over the squares present."""
+    WINS_AND_BLOCKS = "wins-and-blocks"
+    """With chance `size`, a square that wins, else one that blocks, where a bead names one."""
 
 
 REFILL_FAULTS = frozenset({Fault.REFILLS_LOWEST, Fault.REFILLS_HIGHEST, Fault.REFILLS_PAIR,
@@ -134,9 +146,14 @@ class Menace:
         return [c for c in empties for _ in range(self.rng.randint(1, 4))]
 
     def start_game(self, game: int) -> None:
-        """Forget last game's draws; turn faulty at the start game; reseed if the fault says so."""
+        """Forget last game's draws; turn faulty at the start game (in the games a switching
+        fault is on); reseed if the fault says so."""
         self.drawn = []
         self.faulty = game >= self.start and self.fault is not Fault.NONE
+        if self.fault is Fault.BURSTS:
+            self.faulty &= (game - 1) % 100 >= 75
+        if self.fault is Fault.EVERY_THIRD:
+            self.faulty &= game % 3 == 0
         if self.fault is Fault.RESEEDS and self.faulty and self.fault_rng.random() < self.size:
             self.rng.seed(self.seed)
 
@@ -144,10 +161,23 @@ class Menace:
         """True when the fault acts on this draw or bead."""
         return self.faulty and self.fault_rng.random() < self.size
 
-    def _index(self, beads: list[Cell]) -> int:
-        """The place in the list of the bead drawn."""
+    def _index(self, beads: list[Cell], label: Board, answering: Cell | None) -> int:
+        """The place in the list of the bead drawn from the box of `label`, after the
+        opponent's move `answering` (None for MENACE's first move)."""
         n = len(beads)
         fault = self.fault if self.faulty else Fault.NONE
+        if fault is Fault.AFTER_CORNER and answering not in CORNERS:
+            fault = Fault.NONE
+        if fault in (Fault.AFTER_CORNER, Fault.BURSTS, Fault.EVERY_THIRD):
+            fault = Fault.UNIFORM
+        if fault is Fault.ALTERNATE and n > 1 and self._strikes():
+            order = sorted(range(n), key=beads.__getitem__)
+            return order[2 * self.rng.randrange((n + 1) // 2)]
+        if fault is Fault.WINS_AND_BLOCKS and self._strikes():
+            for squares in (completing(label, X), completing(label, O)):
+                named = [i for i, square in enumerate(beads) if square in squares]
+                if named:
+                    return self.rng.choice(named)
         if fault in (Fault.SHARPENED, Fault.FLATTENED):
             power = 1 + self.size if fault is Fault.SHARPENED else 1 - self.size
             counts = counts_of(beads)
@@ -187,15 +217,15 @@ class Menace:
             beads.append(bead)
         return beads
 
-    def move(self, board: Board) -> Cell:
-        """MENACE's square on `board`."""
+    def move(self, board: Board, answering: Cell | None) -> Cell:
+        """MENACE's square on `board`, after the opponent's move `answering`."""
         if board.count(EMPTY) == 1:
             return Cell(board.index(EMPTY))
         label, g = label_of(board)
         beads = self.boxes[label]
         if self.keeping is Keeping.SHUFFLE:
             self.rng.shuffle(beads)
-        bead = beads.pop(self._index(beads))
+        bead = beads.pop(self._index(beads, label, answering))
         if not beads:
             beads.extend(self._refill(label, bead))
         self.drawn.append((label, bead))
@@ -246,8 +276,9 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
         rival.start_game(game)
         board = EMPTY_BOARD
         draws = []
+        answering: Cell | None = None
         while True:
-            cell = menace.move(board)
+            cell = menace.move(board, answering)
             draw = draw_for_move(board, cell)
             if draw is not None:
                 draws.append(draw)
@@ -255,11 +286,13 @@ def simulate(fault: Fault, size: float, games: int, seed: int, *, one_bead: bool
                 if dump is not None:
                     knowledge.refills += len(dump[draw.label]) == 1
                     draw_statistics.add(Drawn(draw.label, dump[draw.label], draw.squares, game,
-                                        len(draws) - 1))
+                                              len(draws) - 1, None if answering is None
+                                              else in_label_frame(board, answering)))
             board = play(board, cell)
             if is_over(board):
                 break
-            board = play(board, rival.move(board))
+            answering = rival.move(board)
+            board = play(board, answering)
             if is_over(board):
                 break
         outcome = outcome_of(board, X)

@@ -12,6 +12,7 @@ import io
 import random
 import re
 import tokenize
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,47 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
     assert len(commands) >= 2 and "pytest" in commands[1] and "--e2e" in commands[1]
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert commands[1] in (line.strip() for line in ci)
+
+
+SUBMISSIONS = ROOT / "tests" / "submissions"
+REJECTIONS = ROOT / "docs" / "rejections.md"
+"""The page of common rejections: each case quoted from a test submission's report."""
+
+
+def rejection_cases() -> list[tuple[str, list[str]]]:
+    """The page's cases: each `###` section's text, its white space made single, and the test
+    submissions (`verdict/name`) it names as its source."""
+    cases = []
+    for section in REJECTIONS.read_text(encoding="utf-8").split("\n### ")[1:]:
+        named = [span for span in CODE_SPAN.findall(section)
+                 if re.fullmatch(r"[\w-]+/[\w-]+", span)
+                 and (SUBMISSIONS / span / "submission.toml").is_file()]
+        cases.append((" ".join(section.split()), named))
+    return cases
+
+
+def expected(fixture: str) -> dict[str, str]:
+    """What a test submission's report must say (its manifest's `[expected]` table)."""
+    manifest = tomllib.loads((SUBMISSIONS / fixture / "submission.toml").read_text())
+    return manifest.get("expected", {})
+
+
+def test_each_common_rejection_quotes_the_words_its_submission_is_held_to() -> None:
+    """Each case names the test submissions it quotes, and quotes the fact and the hint their
+    tests assert (tests/test_submissions.py), so the page says what the judge says; together
+    the cases show every verdict and every check a test submission is rejected with."""
+    cases = rejection_cases()
+    assert len(cases) >= 15
+    shown = set()
+    for text, fixtures in cases:
+        assert fixtures, f"a case names no test submission: {text[:60]}"
+        for fixture in fixtures:
+            words = expected(fixture)
+            for key in ("fact", "hint"):
+                assert " ".join(words.get(key, "").split()) in text, (fixture, key)
+            shown |= {fixture.split("/")[0], words.get("check")}
+    rejected = {manifest.parent.parent.name for manifest in SUBMISSIONS.glob("*/*/submission.toml")}
+    checks = {expected(f"{m.parent.parent.name}/{m.parent.name}").get("check")
+              for m in SUBMISSIONS.glob("*/*/submission.toml")}
+    assert rejected - {"accepted", "hostile"} <= shown, rejected - shown
+    assert checks - {None} <= shown, checks - shown

@@ -297,7 +297,7 @@ def test_o_a_cpu_burner_does_not_starve_its_neighbours(tmp_path: Path) -> None:
         (folder / "slow.py").write_text(SLOW_START)
         manifest = (HOSTILE / "burns-cpu" / "submission.toml").read_text()
         (folder / "submission.toml").write_text(manifest.replace("attack.py", "slow.py"))
-    run = judge_process("--sandbox", "require", "-j", "2", "--games", "30", "--seed", "2031",
+    run = judge_process("--sandbox", "require", "-j", "2", "--games", "12", "--seed", "2031",
                         board, timeout=300)
     verdicts = {line.split()[0]: line for line in run.stdout.splitlines()
                 if line.split() and line.split()[0] in ("first", "second", "burns-cpu")}

@@ -1,5 +1,6 @@
-"""Hostile submissions below full containment: as a normal user at level `partial` (namespaces,
-no control groups, as on this machine's cgroup v1), and under `--sandbox off`.
+"""Hostile submissions as a normal user: at level `partial` (namespaces, no control groups, as
+on a machine with cgroup v1), under `--sandbox off`, and on a real cgroup-v2 kernel (the kernel
+tier), at full in a delegated group.
 
 Each attack that applies there gets its verdict, and the report says what the level does not
 hold. The judge runs as a normal user (tests/normal_user.py): root drops to one with setpriv.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -19,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kernel import guest
+from kernel.guest import Step
 from live import judge_command, judge_environment, judge_process
 from normal_user import NormalUser, readable_by_all, shared_folder
 from test_hostile import SANDBOX_OWN, expected, hostile_folder, processes_with, threads_with
@@ -29,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e
 IDLE_LIMIT = "10"
 """Seconds of silence before a run is idle, where no fixture is meant to go idle."""
+CPU_FIGURE = r"(\d+\.\d+) s of CPU"
+"""A CPU time as a report quotes it."""
 ROUND_THREE_LIMITS = ("--idle-limit", "2", "--time-limit", "5")
 """An idle limit of 2 s under a wall-clock cap of 50 s, as in tests/test_hostile.py."""
 
@@ -90,9 +96,16 @@ def test_r_a_vfork_wait_is_not_progress(normal_user: NormalUser, home: Path) -> 
 
 def test_s_bytes_without_a_newline_do_not_hold_the_judge(normal_user: NormalUser,
                                                          home: Path) -> None:
-    """(s) Idle near the idle limit at partial too."""
-    report, _ = at_partial(normal_user, "drips-spaces", home, *ROUND_THREE_LIMITS, games=1)
+    """(s) Idle near the idle limit at partial too; the CPU time its reason quotes is at most
+    the run's, which the first line and the JSON give alike."""
+    report, printed = at_partial(normal_user, "drips-spaces", home, *ROUND_THREE_LIMITS, games=1)
     assert isinstance(report["seconds"], float) and report["seconds"] < 15
+    lines = printed.splitlines()
+    total = re.search(CPU_FIGURE, next(line for line in lines if line.startswith("played ")))
+    quoted = re.search(CPU_FIGURE, next(line for line in lines if line.startswith("REJECTED ")))
+    assert total is not None and quoted is not None, printed
+    assert float(total[1]) == pytest.approx(report["cpu_seconds"], abs=0.006), printed
+    assert float(quoted[1]) <= float(total[1]) + 0.05, printed
 
 
 def test_t_cpu_burned_in_reaped_children_counts(normal_user: NormalUser, home: Path) -> None:
@@ -197,3 +210,45 @@ def test_a_killed_judges_working_folder_goes_with_the_next_judge(tmp_path: Path)
         for pid in processes_with(TOKEN.encode()):
             os.kill(pid, signal.SIGKILL)
     assert not kept & working_folders()
+
+
+ON_THE_KERNEL_TIER = {"hides-a-leftover": "--idle-limit 120 --time-limit 600",
+                      "parks-in-vfork": "--idle-limit 10 --time-limit 600",
+                      "burns-in-children": "--idle-limit 120 --time-limit 3"}
+"""The attacks of round three whose answer a delegated group of cgroup v2 gives (live tasks
+counted by the group, its CPU time with reaped children's, its members' states), with limits
+for Python under TCG; the others depend on no control group and are judged at full here."""
+
+
+def test_round_three_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -> None:
+    """On a real cgroup-v2 kernel (the kernel tier, one boot), as a normal user in a delegated
+    group of its own, the judge is at full and each attack that the group answers gets its
+    verdict: the leftover is seen, the parked program is idle near its idle limit rather than
+    the wall-clock cap (2,430 s), the CPU burned in reaped children counts. No process of any
+    run is left behind, nor any group (the judge gives back what it made when it ends)."""
+    why = guest.missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the kernel tier cannot run, and CI must run it: {why}")
+        pytest.skip(f"the kernel tier cannot run here: {why}")
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    steps = []
+    for name, limits in ON_THE_KERNEL_TIER.items():
+        readable_by_all(hostile_folder(name, fixtures))
+        steps.append(Step(name, f"cd {guest.PROJECT} && exec {guest.PYTHON} -m judge "
+                                f"--sandbox require --games 1 --seed 2026 {limits} "
+                                f"--json $OUT/run.json /tier/fixtures/{name}"))
+    readable_by_all(fixtures)
+    outcomes = guest.run(steps, tmp_path)
+    found = {}
+    for name, outcome in outcomes.items():
+        found[name] = json.loads((outcome.files / "run.json").read_text())
+        table = expected(name)
+        assert (found[name]["sandbox"]["level"], found[name]["verdict"],
+                found[name]["check"]) == ("full", table["verdict"], table.get("check")), \
+            str(outcome)
+        assert outcome.processes == (), str(outcome)
+        assert outcome.groups == (), str(outcome)
+    assert found["parks-in-vfork"]["seconds"] < 120, str(outcomes["parks-in-vfork"])
+    assert found["burns-in-children"]["cpu_seconds"] >= 3, str(outcomes["burns-in-children"])

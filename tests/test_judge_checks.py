@@ -56,6 +56,21 @@ def test_true_board_checks_each_kind_of_board() -> None:
     assert checks.true_board("O...X....", "OXX.X....", PLACE)[0] is not None
 
 
+@pytest.mark.parametrize("after, fact, hint", [
+    ("....X.O..", "O is on square 6, not on square 2: the move read column first",
+     "a move is typed row first, then column (SPEC section 2)"),
+    ("....X....", "the board is the one before O's move: no O was added",
+     "the program plays O's move, then prints the board"),
+    ("O...X....", "", ""),
+])
+def test_an_o_move_misplayed_names_how_it_was_read(after: Board, fact: str, hint: str) -> None:
+    """O's move LR (square 2) shown column first, or not at all: said; elsewhere: no guess."""
+    failure = checks.true_board("....X....", after, PLACE, o_move=Cell(2))[0]
+    assert failure is not None and failure.expected == "..O.X...."
+    assert list(failure.evidence) == ([fact] if fact else [])
+    assert (hint in failure.hints[0]) if hint else failure.hints == ()
+
+
 def box_text(label: Board, beads: str) -> str:
     """A dump line: the label, then its beads."""
     return f"{label} {beads}"
@@ -191,7 +206,8 @@ def test_bead_draws_catches_draws_that_ignore_the_counts(fault: str) -> None:
     assert not test.passed
     failure = checks.bead_draws(test, PLACE)
     assert failure is not None and "likelihood ratio of each alternative" in failure.evidence[0]
-    assert len(failure.evidence) == 1 + len(test.names)
+    assert len(failure.evidence) == 1 + checks.SHOWN + 1 < len(test.names)
+    assert failure.evidence[-1].startswith(f"  and {len(test.names) - checks.SHOWN} more")
 
 
 def test_a_move_without_beads_fails_at_once() -> None:

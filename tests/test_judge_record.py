@@ -92,3 +92,23 @@ def test_a_rewind_restores_exactly_what_a_record_that_never_cuts_showed(
     fresh.extend(first + then)
     record.extend(then)
     assert record.lines() == fresh.lines()
+
+
+@given(st.lists(st.sampled_from(["< x", "> LL", "< " + "y" * 300, "< z"]), max_size=120),
+       st.lists(st.integers(1, 40), max_size=12))
+def test_a_record_shows_the_same_whether_its_lines_come_one_by_one_or_in_batches(
+        lines: list[str], cuts: list[int]) -> None:
+    """So the report's last lines do not depend on how the program's output was read (a batch
+    past the tail counts a run of blank lines among the lines cut, not as blank lines)."""
+    def record() -> Record:
+        return Record(head_bytes=0, tail_lines=6, tail_bytes=2_000)
+
+    one_by_one, batched = record(), record()
+    for line in lines:
+        one_by_one.append(line)
+    start = 0
+    for size in cuts:
+        batched.extend(lines[start:start + size])
+        start += size
+    batched.extend(lines[start:])
+    assert batched.lines() == one_by_one.lines()

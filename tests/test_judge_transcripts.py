@@ -10,6 +10,7 @@ import pytest
 
 from reference.notation import parse_move
 
+from judge.deciding.checker import InProcess, in_worker
 from judge.deciding.decision import decide
 from judge.deciding.judging import facts_from
 from judge.deciding.opponents import Knowledge, Opponent, RandomOpponent, ScriptedOpponent
@@ -83,10 +84,17 @@ def replay_verdict(transcript: Transcript) -> str:
 
 
 def refereed(program: Playback, refill: RefillRule, settings: Settings,
-             opponent: Opponent) -> Played:
+             opponent: Opponent, *, apart: bool = False) -> Played:
     """The referee's run over a transcript's program, which must stop with a reason, the
-    judge having sent exactly the lines the transcript shows it sending."""
-    played = Referee(program, Dialect(refill=refill), settings, opponent, Knowledge()).play()
+    judge having sent exactly the lines the transcript shows it sending; `apart`: the checks
+    no move depends on made in a process of their own."""
+    dialect = Dialect(refill=refill)
+    checker = in_worker(settings, dialect) if apart else InProcess(settings, dialect)
+    try:
+        played = Referee(program, dialect, settings, opponent, Knowledge(),
+                         checker=checker).play()
+    finally:
+        checker.close()
     assert played.stop is not None, played.fault
     said = [text for direction, text in program.lines if direction == ">"]
     assert program.sent == said[:len(program.sent)], "the judge sent what the transcript shows"
@@ -150,15 +158,16 @@ class SlowSession(Playback):
         return False
 
 
-def judged(session: Playback, transcript: Transcript) -> tuple[object, ...]:
-    """Everything a report shows of a run on the transcript, and the moves its replay keeps."""
+def judged(session: Playback, transcript: Transcript, *, apart: bool = False) -> tuple[object, ...]:
+    """Everything a report shows of a run on the transcript, and the moves its replay keeps;
+    `apart`: with the checks no move depends on made in a process of their own."""
     games = int(transcript.items[0][1])
     opponent = ScriptedOpponent(opponent_moves(transcript), RandomOpponent(random.Random(0)))
     settings = Settings(games=games, idle_seconds=0.01, grace_seconds=0.01)
-    played = refereed(session, transcript.refill, settings, opponent)
+    played = refereed(session, transcript.refill, settings, opponent, apart=apart)
     decision = decide(facts_from(played.stop, session.close(), played.place))
     return (decision, played.games_played, played.coverage, played.bead_draws,
-            played.game_log, played.transcript, played.moves)
+            played.refill_beads, played.game_log, played.transcript, played.moves)
 
 
 LATE = [
@@ -174,4 +183,13 @@ def test_checks_made_early_or_late_report_the_same(transcript: Transcript) -> No
     """Checks made while the program works, or only once they must be, give the same report:
     a failure found later is shown as where its check fell due."""
     assert judged(playback(transcript, SlowSession), transcript) == judged(
+        playback(transcript), transcript)
+
+
+@pytest.mark.parametrize("transcript", LATE, ids=["learning-late", *(p.stem for p in PATHS)])
+def test_checks_made_in_a_process_of_their_own_report_the_same(transcript: Transcript) -> None:
+    """The checks no move depends on, made in a process of their own as soon as they are
+    queued, give the report they give when made in the judge's own process: a failure, its
+    place and evidence, the logs."""
+    assert judged(playback(transcript), transcript, apart=True) == judged(
         playback(transcript), transcript)

@@ -275,6 +275,25 @@ def test_fixture_gets_its_verdict(fixture: Fixture, seed: int, tmp_path: Path) -
     assert isinstance(offered, dict)
     if offered:
         assert_passes_under(fixture, offered, found, tmp_path)
+    assert_figures_agree(found)
+
+
+CPU_FIGURE = re.compile(r"(\d+\.\d+) s of CPU")
+
+
+def assert_figures_agree(found: Judged) -> None:
+    """The CPU time quoted in a reason or hint (of a silence) is at most the run's, which the
+    first line and the JSON give alike: one count, whatever the sandbox's level."""
+    report = found.report
+    played = next(line for line in found.lines if line.startswith("played "))
+    total = CPU_FIGURE.search(played)
+    if total is None:
+        assert report["cpu_seconds"] is None, played
+        return
+    assert float(total.group(1)) == pytest.approx(report["cpu_seconds"], abs=0.006), played
+    for line in rejection_lines(found.lines):
+        for figure in CPU_FIGURE.findall(line):
+            assert float(figure) <= float(total.group(1)) + 0.05, (line, played)
 
 
 def rejection_lines(lines: list[str]) -> list[str]:

@@ -88,6 +88,18 @@ def test_standing_says_when_every_alternative_has_its_power() -> None:
     assert "short: bead-draws b (0%)" in short
 
 
+def test_standing_counts_apart_the_alternatives_at_part_strength() -> None:
+    """Alternatives on 30% of the observations are counted apart: how many of them have 99%
+    power, and a shortfall says its strength."""
+    detector = Detector(("full", "part", "learnt"), THRESHOLD, sized=(True, True, False),
+                        measure_power=True, strengths=(1.0, 0.3, 1.0))
+    detector.bet(1, [1.0, 1.0, 1.0], [(100.0, 1.0), (1.0, 1.0), (0.0, 0.0)])
+    line = standing([("bead-draws", detector.evidence())], 300)
+    assert "1 of 2 alternatives with a stated size" in line
+    assert "at 30% strength, 0 of 1; short: bead-draws part" in line
+    assert shortfalls([("bead-draws", detector.evidence())], 300)[0].strength == 0.3
+
+
 def test_the_last_line_says_in_plain_words_what_was_tested_and_what_it_means() -> None:
     """Accepted: how many sized alternatives, how many with 99% power, what the others lack,
     the false-alarm chance; rejected: that more games would not change the answer."""

@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Final
 
-from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, X, play
+from reference.board import EMPTY, EMPTY_BOARD, Board, Cell, O, X, play
 from reference.outcome import Outcome
 from reference.symmetry import PERMUTATIONS, inverse, stabiliser
 
@@ -29,7 +29,15 @@ from judge.deciding.dumps import (
     first_empty_boxes,
     read_dump,
 )
-from judge.deciding.phrases import EIGHT_LINES, NUMBERINGS, ON_DRAW, missed_line, why_over
+from judge.deciding.phrases import (
+    EIGHT_LINES,
+    GAMES_ASKED,
+    NUMBERINGS,
+    ON_DRAW,
+    ROW_FIRST,
+    missed_line,
+    why_over,
+)
 from judge.deciding.randomness import (
     Drawn,
     DrawStatistics,
@@ -60,9 +68,12 @@ def new_game(line: str, place: Place, *, more: bool = True) -> Failure | None:
     if is_new_game(line) == more:
         return None
     if more:
-        return Failure(Check.NEW_GAME, place, "new game", line)
+        return Failure(Check.NEW_GAME, place, "new game", line, hints=(
+            "every game starts with the line 'new game', the first and each one after it "
+            "(SPEC section 3, step 2.1)",))
     return Failure(Check.NEW_GAME, place,
-                   f"exactly {plural(place.game, 'game')}, then the end of output", "new game")
+                   f"exactly {plural(place.game, 'game')}, then the end of output", "new game",
+                   hints=(GAMES_ASKED,))
 
 
 # -- 2. true-board -----------------------------------------------------------------------
@@ -77,8 +88,11 @@ def true_board(before: Board, after: Board, place: Place, *,
     """
     if o_move is not None:
         expected = play(before, o_move)
-        return (None if after == expected
-                else Failure(Check.TRUE_BOARD, place, expected, after)), o_move
+        if after == expected:
+            return None, o_move
+        shown, rule = _o_move_misplayed(before, after, o_move)
+        return Failure(Check.TRUE_BOARD, place, expected, after, evidence=shown,
+                       hints=rule), o_move
     changed = [c for c in range(9) if before[c] != after[c]]
     if len(changed) == 1 and before[changed[0]] == EMPTY and after[changed[0]] == X:
         return None, Cell(changed[0])
@@ -102,6 +116,23 @@ def true_board(before: Board, after: Board, place: Place, *,
     return Failure(Check.TRUE_BOARD, place, should, after, evidence=evidence,
                    hints=hints), Cell(0)
 
+
+
+def _o_move_misplayed(before: Board, after: Board,
+                      o_move: Cell) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a board printed after O's move shows of how the move was read, and the rule: no O
+    added, or O on the square mirrored in the main diagonal (the move read column first)."""
+    if after == before:
+        return (("the board is the one before O's move: no O was added",),
+                ("the program plays O's move, then prints the board (SPEC section 3, step 3)",))
+    row, column = divmod(o_move, 3)
+    swapped = Cell(column * 3 + row)
+    if swapped != o_move and after == before[:swapped] + O + before[swapped + 1:]:
+        taken = f", over the {before[swapped]} there" if before[swapped] != EMPTY else ""
+        return ((f"O is on square {swapped}, not on square {o_move}{taken}: the move read "
+                 "column first",),
+                (ROW_FIRST,))
+    return (), ()
 
 # -- 3. game-end -------------------------------------------------------------------------
 
@@ -376,8 +407,10 @@ class BeadDraws:
         self.statistics = DrawStatistics(threshold, measure_power)
 
     def add(self, label: Board, beads: tuple[Cell, ...], squares: frozenset[Cell], game: int,
-            index: int, place: Place) -> Failure | None:
-        """Account for the `index`-th draw of a game; a move to a square without beads fails."""
+            index: int, place: Place, answering: Cell | None = None) -> Failure | None:
+        """Account for the `index`-th draw of a game, made after the opponent's move
+        `answering` (label frame; None for MENACE's first move); a move to a square without
+        beads fails."""
         if not beads:
             return None
         if not any(square in squares for square in beads):
@@ -389,7 +422,7 @@ class BeadDraws:
                                   "faces (SPEC section 5): MENACE played a square of which "
                                   "the previous dump showed no bead in that box",),
                            declarable=(ON_DRAW, *NUMBERINGS))
-        self.statistics.add(Drawn(label, beads, squares, game, index))
+        self.statistics.add(Drawn(label, beads, squares, game, index, answering))
         return None
 
     def learnt(self, draws: list[Draw], outcome: Outcome) -> None:
@@ -450,11 +483,18 @@ def refill_beads_check(test: Evidence, place: Place) -> Failure | None:
                    evidence=_per_alternative(test))
 
 
+SHOWN: Final = 12
+"""The alternatives a report shows, strongest first; the JSON report has every one."""
+
+
 def _per_alternative(test: Evidence) -> tuple[str, ...]:
-    """The evidence for each alternative, a line each, for the report."""
+    """The evidence for the strongest alternatives, a line each, for the report."""
+    lines = test.per_alternative()
+    rest = (f"  and {plural(len(lines) - SHOWN, 'more alternative')}, each weaker (all in the "
+            "JSON report, --json)",) if len(lines) > SHOWN else ()
     return ("likelihood ratio of each alternative against the SPEC's law, mixed over the game "
             "its fault would start at:",
-            *(f"  {line}" for line in test.per_alternative()))
+            *(f"  {line}" for line in lines[:SHOWN]), *rest)
 
 
 # -- 8. exit ----------------------------------------------------------------------------

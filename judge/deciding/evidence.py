@@ -42,7 +42,8 @@ for the SPEC before game k does not count against it.
 **The computation** (Shiryaev-Roberts' recursion, O(K) per observation): for each alternative, A_a
 is the part of the mixture whose start game has come. When observations of game g arrive, the
 start games since the last observation join A_a with their weights (their products are all still
-1); each observation multiplies A_a by L_a(i): E = sum_a pi(a) A_a + 1 - W(g).
+1); each observation multiplies A_a by L_a(i): E = sum_a pi(a) A_a + 1 - W(g). A_a is carried as
+a number, capped at CAP, so that a bet costs a multiplication, not a logarithm.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from statistics import NormalDist
 from typing import Final
 
@@ -80,15 +82,6 @@ def log_bet(ratio: float, smoothing: float = SMOOTHING) -> float:
     return math.log((1 - smoothing) * ratio + smoothing)
 
 
-def _log_add(a: float, b: float) -> float:
-    """log(e^a + e^b)."""
-    if a < b:
-        a, b = b, a
-    if b == -math.inf:
-        return a
-    return a + math.log1p(math.exp(b - a))
-
-
 def moments(law: Sequence[float], spec: Sequence[float],
             smoothing: float = SMOOTHING) -> Moments:
     """Mean and variance of the log bet on one observation drawn by `law` (the SPEC's: `spec`)."""
@@ -105,6 +98,11 @@ def needed(share: float, threshold: float) -> float:
     """The log of the product of bets that makes an alternative with this share reject from
     game 1."""
     return math.log(threshold / (share * start_weight(1)))
+
+
+NOTHING: Final = 1e-9
+"""A mean log bet an observation below which an alternative has nothing to bet on (its law is
+the SPEC's, but for rounding)."""
 
 
 def power(expected: float, variance: float, share: float, threshold: float) -> float:
@@ -138,19 +136,22 @@ class Evidence:
     """Which alternatives are one law of a stated size (the others learn theirs as they go)."""
     shares: tuple[float, ...] = ()
     """Each alternative's share of the evidence (alike when empty)."""
+    strengths: tuple[float, ...] = ()
+    """Each alternative's strength: the share of observations its law acts on (1 when empty)."""
 
     def share(self, k: int) -> float:
         """The share of the evidence of alternative k."""
         return self.shares[k] if self.shares else 1 / len(self.names)
 
-    @property
+    @cached_property
     def log_evidence(self) -> float:
         """Log of the alternatives' evidence, mixed by their shares (an e-detector, the SPEC's)."""
         if not self.log_values:
             return 0.0
         top = max(self.log_values)
-        return top + math.log(math.fsum(self.share(k) * math.exp(v - top)
-                                        for k, v in enumerate(self.log_values)))
+        shares = self.shares or (1 / len(self.names),) * len(self.names)
+        return top + math.log(math.fsum(share * math.exp(v - top)
+                                        for share, v in zip(shares, self.log_values, strict=True)))
 
     @property
     def passed(self) -> bool:
@@ -210,17 +211,29 @@ def _exp(log: float) -> float:
     return math.exp(min(log, 700.0))
 
 
+CAP: Final = 1e250
+"""The most an alternative's evidence is carried at: far past any threshold, short of overflow."""
+
+
 class Detector:
-    """The running e-detector of one check: per alternative, its evidence mixed over start games."""
+    """The running e-detector of one check: per alternative, its evidence mixed over start games.
+
+    Each alternative's part whose start game has come is carried as a number, not its log: an
+    observation multiplies it by its bet, a game adds the new start weights. It never falls below
+    the weight of the last game's start times that game's bets, and it is capped at CAP.
+    """
 
     def __init__(self, names: Sequence[str], threshold: float = 1 / FALSE_ALARM,
                  sized: Sequence[bool] | None = None, measure_power: bool = False,
                  shares: Sequence[float] | None = None,
-                 smoothing: Sequence[float] | None = None) -> None:
+                 smoothing: Sequence[float] | None = None,
+                 strengths: Sequence[float] | None = None) -> None:
         self.names = tuple(names)
+        self.strengths = tuple(strengths) if strengths is not None else ()
         self.smoothing = (tuple(smoothing) if smoothing is not None
                           else (SMOOTHING,) * len(self.names))
         """Each alternative's share of the SPEC's law in its bets."""
+        self.kept = tuple(1 - s for s in self.smoothing)
         self.shares = tuple(shares) if shares is not None else ()
         assert not self.shares or (len(self.shares) == len(self.names)
                                    and math.fsum(self.shares) <= 1 + 1e-12)
@@ -231,10 +244,11 @@ class Detector:
         """The last game whose start weight has joined."""
         self.weighed = 0.0
         """The start weights that have joined, W(game)."""
-        self.active = [-math.inf] * len(self.names)
-        """Per alternative, the log of the part of the mixture whose start game has come."""
-        self.best = [-math.inf] * len(self.names)
-        """Per alternative, the log of the largest term of the mixture, and its start game."""
+        self.active = [0.0] * len(self.names)
+        """Per alternative, the part of the mixture whose start game has come."""
+        self.best = [1.0] * len(self.names)
+        """Per alternative, the largest term of that part as a share of it, and its start game
+        (a bet multiplies every term alike, so only a start game's joining changes the share)."""
         self.starts = [0] * len(self.names)
         self.expected: list[float] | None = [0.0] * len(self.names) if measure_power else None
         self.variances = [0.0] * len(self.names)
@@ -249,14 +263,17 @@ class Detector:
         assert game >= self.game, (game, self.game)
         if game == self.game:
             return
-        weights = math.fsum(start_weight(k) for k in range(self.game + 1, game + 1))
-        self.weighed += weights
-        joining = math.log(weights)
-        first = math.log(start_weight(self.game + 1))
-        for k in range(len(self.names)):
-            self.active[k] = _log_add(self.active[k], joining)
-            if first > self.best[k]:
-                self.best[k], self.starts[k] = first, self.game + 1
+        joining = math.fsum(start_weight(k) for k in range(self.game + 1, game + 1))
+        self.weighed += joining
+        first = start_weight(self.game + 1)
+        active, best, starts = self.active, self.best, self.starts
+        for k, part in enumerate(active):
+            largest = best[k] * part
+            if first > largest:
+                largest, starts[k] = first, self.game + 1
+            part = min(part + joining, CAP)
+            active[k] = part
+            best[k] = largest / part
         self.game = game
 
     def bet(self, game: int, ratios: Sequence[float],
@@ -264,11 +281,8 @@ class Detector:
         """Multiply in one observation of game `game`: each alternative's likelihood ratio."""
         self._begin(game)
         self.observations += 1
-        active, best, log = self.active, self.best, math.log
-        for k, (ratio, smoothing) in enumerate(zip(ratios, self.smoothing, strict=True)):
-            bet = log((1 - smoothing) * ratio + smoothing)
-            active[k] += bet
-            best[k] += bet
+        self.active = [part * (kept * ratio + smoothing) for part, kept, smoothing, ratio
+                       in zip(self.active, self.kept, self.smoothing, ratios, strict=True)]
         if self.expected is not None and observed_moments is not None:
             for k, (mean, variance) in enumerate(observed_moments):
                 self.expected[k] += mean
@@ -276,9 +290,9 @@ class Detector:
 
     def evidence(self) -> Evidence:
         """The evidence so far."""
-        pending = math.log(1 - self.weighed)
+        pending = 1 - self.weighed
         return Evidence(self.observations, self.names,
-                        tuple(_log_add(a, pending) for a in self.active), tuple(self.starts),
-                        self.threshold, tuple(self.expected or ()),
+                        tuple(math.log(part + pending) for part in self.active),
+                        tuple(self.starts), self.threshold, tuple(self.expected or ()),
                         tuple(self.variances) if self.expected is not None else (), self.sized,
-                        self.shares)
+                        self.shares, self.strengths)

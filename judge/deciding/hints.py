@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from judge.deciding.decision import Decision, Facts
+from judge.deciding.phrases import EXITS, GAMES_ASKED, ONE_LINE_A_MOVE, ROW_FIRST
 from judge.terms.manifest import DeclaredIn, Dialect, spelled
 from judge.terms.options import MoveFormat
 from judge.terms.verdicts import Check, Place, Verdict
@@ -53,6 +54,10 @@ MEANINGS: Final = {
 }
 """What each declaration a hint may offer means, in words."""
 DIGIT_MOVES: Final = (("moves", "digits"), ("moves", "digits0"))
+MOVE_FAULTS: Final = (Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.IDLE,
+                      Verdict.RUNTIME_ERROR)
+"""Verdicts a move typed in a form the program does not read may explain, at the first move
+typed: not a limit, which has a hint of its own."""
 MOST_TRIALS: Final = 8
 """Runs tried under other declarations, at most, for one rejection."""
 MOST_DECLARED: Final = 3
@@ -109,7 +114,7 @@ def for_run(decision: Decision, facts: Facts, dialect: Dialect, idle_seconds: fl
     stderr = " ".join(ending.stderr_tail) if ending is not None else ""
     stall = facts.stall
     waits = stall is not None and stall.waiting_for_input
-    if decision.verdict not in (Verdict.ACCEPTED, Verdict.JUDGE_ERROR) and place.game == 1 \
+    if decision.verdict in MOVE_FAULTS and ROW_FIRST not in decision.hints and place.game == 1 \
             and place.move == 1 and not typed_move_read and dialect.moves is MoveFormat.LETTERS:
         digits = "int(" in stderr or "invalid literal" in stderr or "NaN" in stderr
         what = ("waited for another line after" if waits else "ended at"
@@ -132,6 +137,13 @@ def for_run(decision: Decision, facts: Facts, dialect: Dialect, idle_seconds: fl
     if decision.check is Check.EXIT and ending is not None \
             and ending.leftovers:
         hints.append("every process it starts must end before it exits (wait for them)")
+    elif facts.hung_after_end or (facts.finished and (
+            decision.check is Check.EXIT or decision.verdict is Verdict.RUNTIME_ERROR)):
+        hints.append(EXITS)
+    elif decision.check is Check.EXIT:
+        hints.append(GAMES_ASKED)
+    if decision.check is Check.INTERACTIVE and not hints:
+        hints.append(ONE_LINE_A_MOVE)
     if trial is not None and declarable and decision.verdict in (
             Verdict.WRONG_ANSWER, Verdict.PRESENTATION_ERROR, Verdict.IDLE,
             Verdict.RUNTIME_ERROR):

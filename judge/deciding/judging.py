@@ -13,6 +13,7 @@ from reference.board import EMPTY_BOARD
 from reference.solver import value
 
 from judge.deciding import checks
+from judge.deciding.checker import checker_for
 from judge.deciding.decision import Decision, Facts, decide, with_stop
 from judge.deciding.hints import Trial, Tried, for_run
 from judge.deciding.opponents import (
@@ -118,19 +119,23 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     begun = time.monotonic()
     knowledge = Knowledge()
     opponent = opponent_for(settings, knowledge, choices)
-    warm_up = threading.Thread(target=_warm_up, daemon=True)
-    warm_up.start()
-    started = launch.start_program(manifest, settings)
-    session = started.session
+    checker = checker_for(settings, manifest.dialect)  # forked first: no thread runs yet
     try:
-        played = Referee(session, manifest.dialect, settings, opponent, knowledge,
-                         warm_up, on_game).play()
-        ending, end_fault = _end(session, played.stop, settings)
-    except BaseException:  # interrupted: leave nothing of the program behind
-        session.close()
-        raise
+        started = launch.start_program(manifest, settings)
+        session = started.session
+        warm_up = threading.Thread(target=_warm_up, daemon=True)  # while the program starts
+        warm_up.start()
+        try:
+            played = Referee(session, manifest.dialect, settings, opponent, knowledge,
+                             warm_up, on_game, checker).play()
+            ending, end_fault = _end(session, played.stop, settings)
+        except BaseException:  # interrupted: leave nothing of the program behind
+            session.close()
+            raise
+        finally:
+            started.remove_folder()
     finally:
-        started.remove_folder()
+        checker.close()
     facts = facts_from(played.stop, ending, played.place, played.fault or end_fault)
     decision = decide(facts)
     trial = _trial(manifest, settings, played, choices) if offer_declarations else None

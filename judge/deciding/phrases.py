@@ -28,6 +28,20 @@ BEAD_FORMS: Final = (
     "the judge reads beads as cell numbers 0 to 8 or 1 to 9, row by row from the top left, or "
     "as squares LL to RR, spaced, bracketed or run together (SPEC section 8)")
 """The rule for beads written in a form the judge cannot read."""
+ROW_FIRST: Final = (
+    "a move is typed row first, then column (SPEC section 2): LR is the top right corner, "
+    "square 2, and RL the bottom left, square 6")
+"""The rule a move read column first breaks."""
+GAMES_ASKED: Final = ("the program plays as many games as the first line it reads says, then "
+                      "exits (SPEC section 3)")
+"""The rule a program that plays too many or too few games breaks."""
+EXITS: Final = ("once the matchboxes of the last game are printed, the program exits with "
+                "status 0 (SPEC section 3), leaving nothing running")
+"""The rule a program that does not end well after its last dump breaks."""
+ONE_LINE_A_MOVE: Final = (
+    "whatever the program printed is flushed before it waits for a move, and it reads one line "
+    "for each move (SPEC section 3)")
+"""The rule a program waiting for input before it shows its move breaks."""
 NUMBERINGS: Final = (("beads", "0-8"), ("beads", "1-9"), ("beads", "letters"))
 """The bead numberings a rejection at a dump might be read under instead."""
 ON_DRAW: Final = ("refill", "on-draw")

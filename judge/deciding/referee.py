@@ -13,9 +13,10 @@ from reference.outcome import Outcome, Tally, outcome_of
 from reference.symmetry import stabiliser
 
 from judge.deciding import checks
-from judge.deciding.checks import BeadDraws, Refills
+from judge.deciding.checker import Checker, InProcess
 from judge.deciding.deferred import Deferred
 from judge.deciding.dumps import BoxReader, DumpReading, box_reader
+from judge.deciding.ledger import DrawMade, GameLearnt
 from judge.deciding.opponents import Knowledge, Opponent
 from judge.deciding.phrases import BEAD_FORMS, NUMBERINGS
 from judge.deciding.randomness import Evidence
@@ -24,7 +25,7 @@ from judge.reading.reader import Instead, Position, Reader
 from judge.running.channel import Channel
 from judge.running.patience import Silence, patience_for
 from judge.running.watch import Watch
-from judge.terms.boxes import Draw, draw_for_move
+from judge.terms.boxes import Draw, draw_for_move, in_label_frame
 from judge.terms.manifest import Dialect
 from judge.terms.options import RefillRule
 from judge.terms.settings import Settings
@@ -91,11 +92,12 @@ class Referee:
     def __init__(self, channel: Channel, dialect: Dialect, settings: Settings,
                  opponent: Opponent, knowledge: Knowledge,
                  warm_up: threading.Thread | None = None,
-                 on_game: Callable[[int], None] | None = None) -> None:
+                 on_game: Callable[[int], None] | None = None,
+                 checker: Checker | None = None) -> None:
         self.warm_up = warm_up
+        """Builds shared tables in the background; joined before they are first used."""
         self.on_game = on_game
         """Told the number of each game once it is played (for progress)."""
-        """Builds shared tables in the background; joined before they are first used."""
         self.channel = channel
         self.dialect = dialect
         self.settings = settings
@@ -107,11 +109,8 @@ class Referee:
                              keep_transcript=settings.keep_transcript)
         self.place = Place()
         self.last_dump: DumpReading | None = None
-        self.last_game: tuple[list[Draw], Outcome] | None = None
-        """The draws and result of the game whose dump was read last."""
-        threshold = 1 / settings.false_alarm
-        self.bead_draws = BeadDraws(threshold, settings.measure_power)
-        self.refill_beads = Refills(settings.seed, threshold, settings.measure_power)
+        self.checker = checker if checker is not None else InProcess(settings, dialect)
+        """Where the checks no move depends on are made (judge/deciding/checker.py)."""
         self.moves_sent: list[list[int]] = []
         self.games_played = 0
         self.results: list[Outcome] = []
@@ -141,9 +140,10 @@ class Referee:
             stop = stopped
         except Exception as error:  # the judge's own fault: reported, never blamed on the program
             fault = f"the judge failed: {type(error).__name__}: {error}"
+        tests = self.checker.tests()
         return Played(stop, fault, self.place, self.games_played,
                       tuple(tuple(game) for game in self.moves_sent), self.coverage(),
-                      self.bead_draws.result(), self.refill_beads.result(), self.labelled,
+                      tests.bead_draws, tests.refill_beads, self.labelled,
                       self.reader.transcript.lines(), self.reader.game_log.lines(),
                       self.typed_move_read)
 
@@ -166,6 +166,7 @@ class Referee:
     def channel_send(self, text: str) -> None:
         """Send a line to the program; the checks queued so far fall due."""
         self.reader.send(text)
+        self.checker.hand_over()
         self.deferred.fall_due(self._mark)
 
     def _mark(self) -> Mark:
@@ -176,7 +177,7 @@ class Referee:
 
     def _make_while_waiting(self) -> None:
         """Make checks due while the program has not answered yet."""
-        self.deferred.make_while(lambda: not self.channel.ready())
+        self.deferred.make_while(lambda: self.checker.ready() and not self.channel.ready())
 
     def _rewind(self, mark: Mark, game: int) -> None:
         """The run as it stood at `mark`, for a failure of game `game` (not counted as played)."""
@@ -219,7 +220,7 @@ class Referee:
         board = self._board(EMPTY_BOARD)
         failure, cell = checks.true_board(EMPTY_BOARD, board, self.place)
         fail(failure)
-        self._note_draw(EMPTY_BOARD, cell, draws)
+        self._note_draw(EMPTY_BOARD, cell, draws, None)
         if self.warm_up is not None:
             self.warm_up.join()
             self.warm_up = None
@@ -239,7 +240,7 @@ class Referee:
             after = self._board(board)
             failure, cell = checks.true_board(board, after, self.place)
             fail(failure)
-            self._note_draw(board, cell, draws)
+            self._note_draw(board, cell, draws, move)
             board = after
         self.place = Place(game, 0)
         outcome = outcome_of(board, X)
@@ -283,8 +284,10 @@ class Referee:
                     "a matchbox line is its label, a board as nine cells, then its beads: "
                     + BEAD_FORMS,), declarable=NUMBERINGS)) from None
 
-    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw]) -> None:
-        """Record a MENACE move and test it against the beads of the previous dump."""
+    def _note_draw(self, board: Board, cell: Cell, draws: list[Draw],
+                   answering: Cell | None) -> None:
+        """Record a MENACE move, made after the opponent's move `answering` (None for its first),
+        and test it against the beads of the previous dump."""
         draw = draw_for_move(board, cell)
         if draw is None:
             return
@@ -299,9 +302,10 @@ class Referee:
             self.knowledge.refills += 1
         if len(stabiliser(draw.label)) > 1:
             self.symmetric_draws += 1
-        beads, place, index = previous.readings[draw.label].beads, self.place, len(draws) - 1
-        self.deferred.queue(lambda: fail(self.bead_draws.add(draw.label, beads, draw.squares,
-                                                             place.game, index, place)),
+        place = self.place
+        answered = None if answering is None else in_label_frame(board, answering)
+        self.deferred.queue(self.checker.queue(DrawMade(draw.label, draw.squares, place.game,
+                                                        len(draws) - 1, place, answered)),
                             place.game)
 
     def _check_dump(self, texts: list[str], draws: list[Draw], outcome: Outcome,
@@ -331,42 +335,15 @@ class Referee:
             else:
                 for label in dump.changed:
                     self.knowledge.beads[label] = sum(dump.boxes[label])
-        place, last_game = self.place, self.last_game
-        self.deferred.queue(
-            lambda: self._check_learning(previous, dump, draws, outcome, board, place,
-                                         last_game),
-            place.game)
-        self.last_game = (draws, outcome)
-
-    def _check_learning(self, previous: DumpReading | None, dump: DumpReading, draws: list[Draw],
-                        outcome: Outcome, board: Board, place: Place,
-                        last_game: tuple[list[Draw], Outcome] | None) -> None:
-        """Check 6 from the previous dump to this one, then the pooled bead-draws test."""
-        if previous is not None:
-            assert self.box_reader is not None
-            fail(checks.learning(previous, dump, draws, outcome, self.dialect.refill, place,
-                                 self.box_reader, board=board, last_game=last_game))
-            if dump.boxes is not None and previous.boxes is not None:
-                self._note_refills(previous, dump, draws, outcome, place)
-        self.bead_draws.learnt(draws, outcome)
-        fail(checks.bead_draws(self.bead_draws.result(), place))
-
-    def _note_refills(self, previous: DumpReading, dump: DumpReading, draws: list[Draw],
-                      outcome: Outcome, place: Place) -> None:
-        """Test the beads of each refill the two dumps show (check 6, statistical)."""
-        for draw in draws:
-            beads = self.refill_beads.add(previous.readings[draw.label], dump.readings[draw.label],
-                                         draw.squares, outcome, self.dialect.refill, place.game)
-            if beads is not None:
-                self.bead_draws.refilled(draw.label, beads)
-        fail(checks.refill_beads_check(self.refill_beads.result(), place))
+        game = GameLearnt(tuple(texts), tuple(draws), outcome, board, self.place)
+        self.deferred.queue(self.checker.queue(game, dump), self.place.game)
 
     def finish(self) -> None:
         """After the last dump: the pooled bead-draws test, then a clean exit within the grace."""
         self.deferred.fall_due(self._mark)
         self.deferred.make_due()
         self.place = Place(self.settings.games, 0)
-        fail(checks.bead_draws(self.bead_draws.result(), self.place))
+        fail(checks.bead_draws(self.checker.tests().bead_draws, self.place))
         grace = self.settings.grace_seconds
         while (text := self.reader.final_line(grace)) is not None:
             if isinstance(text, Silence):
@@ -392,6 +369,7 @@ class Referee:
         assert last is not None and self.box_reader is not None
         game = self.games_played
         self.deferred.drop(game)  # they would read a dump now known to be wrong
+        self.checker.drop(game)
         self.deferred.make_due()
         if in_next_game:
             self.reader.back_to_last_game()

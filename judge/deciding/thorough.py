@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from judge.deciding.evidence import POWER, Z_POWER, Evidence, needed
+from judge.deciding.evidence import NOTHING, POWER, Z_POWER, Evidence, needed
 from judge.terms import options
 from judge.terms.options import FALSE_ALARM
 from judge.terms.settings import Settings
@@ -47,6 +47,8 @@ class Shortfall:
     power: float
     games: float
     """The games a run needs, at this run's rates, for 99% power (inf: nothing to bet on)."""
+    strength: float = 1.0
+    """The share of observations the alternative's law acts on."""
 
 
 def first_settings(settings: Settings) -> Settings:
@@ -59,7 +61,7 @@ def games_needed(expected: float, variance: float, share: float, threshold: floa
     """The games after which an alternative reaches 99% power, its moments growing at the rate
     they had over `games` games (inf when it has had nothing to bet on)."""
     mean, spread = expected / games, variance / games
-    if mean <= 0:
+    if mean <= NOTHING:
         return math.inf
     need = needed(share, threshold)
     root = (Z_POWER * math.sqrt(spread)
@@ -77,8 +79,13 @@ def shortfalls(tests: Sequence[tuple[str, Evidence]], games: int) -> list[Shortf
             if power is not None and power < POWER:
                 short.append(Shortfall(check, evidence.names[k], power, games_needed(
                     evidence.expected[k], evidence.variances[k], evidence.share(k),
-                    evidence.threshold, max(games, 1))))
+                    evidence.threshold, max(games, 1)), _strength(evidence, k)))
     return short
+
+
+def _strength(evidence: Evidence, k: int) -> float:
+    """The share of observations alternative k acts on."""
+    return evidence.strengths[k] if evidence.strengths else 1.0
 
 
 @dataclass(frozen=True)
@@ -120,17 +127,26 @@ def second_settings(settings: Settings, games: int) -> Settings:
 
 def standing(tests: Sequence[tuple[str, Evidence]], games: int,
              short: Sequence[Shortfall] | None = None) -> str:
-    """In a line, how far a run's statistical checks have 99% power against their alternatives."""
+    """In a line, how far a run's statistical checks have 99% power against their alternatives,
+    and, apart, those that act on part of the observations."""
     short = shortfalls(tests, games) if short is None else short
-    sized = sum(sum(e.sized) for _, e in tests if e.passed and e.expected)
+    counted = [(e, k) for _, e in tests if e.passed and e.expected
+               for k, sized in enumerate(e.sized) if sized]
     if any(not e.passed for _, e in tests):
         return "thorough: a statistical check rejected the program"
+    parts = sorted({_strength(e, k) for e, k in counted if _strength(e, k) < 1})
+    apart = "".join(
+        f"; at {part:.0%} strength, {total - missing} of {total}"
+        for part in parts
+        for total in [sum(_strength(e, k) == part for e, k in counted)]
+        for missing in [sum(s.strength == part for s in short)])
     if not short:
-        return (f"thorough: after {games:,} games, each of the {sized} alternatives with a "
-                f"stated size has {POWER:.0%} power against its own law")
+        return (f"thorough: after {games:,} games, each of the {len(counted)} alternatives with a "
+                f"stated size has {POWER:.0%} power against its own law{apart}")
     weakest = sorted(short, key=lambda s: s.power)[:3]
-    return (f"thorough: after {games:,} games, {sized - len(short)} of {sized} alternatives "
-            f"with a stated size have {POWER:.0%} power against their own law; short: "
+    return (f"thorough: after {games:,} games, {len(counted) - len(short)} of {len(counted)} "
+            f"alternatives with a stated size have {POWER:.0%} power against their own "
+            f"law{apart}; short: "
             + "; ".join(f"{s.check} {s.name} ({s.power:.0%})" for s in weakest)
             + (f" and {len(short) - 3} more" if len(short) > 3 else ""))
 

@@ -156,6 +156,10 @@ class Reader:
         if self.ahead:
             text, noted = self.ahead.popleft()
             return self._received(text, noted=noted)
+        ready = self.channel.read_ready(1)
+        if ready:  # read already: no wait to watch over
+            self.watch.took_line()
+            return self._received(ready[0])
         got = self.watch.line()
         if isinstance(got, str):
             return self._received(got)

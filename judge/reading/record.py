@@ -116,11 +116,29 @@ class Record:
     # -- reading ---------------------------------------------------------------------------
 
     def lines(self) -> tuple[str, ...]:
-        """The lines kept, with a note where lines were cut and one for a blank run counted."""
-        cut = (f"  ({self._cut:,} lines not kept here: the record is kept small)",) \
-            if self._cut else ()
+        """The lines kept, with a note where lines were cut and one for a blank run counted.
+
+        Of the tail, the newest lines within its size are shown, whatever the tail holds
+        between two cuts: what a record shows depends on its lines, not on how they came (one
+        by one, in batches, or again after a rewind), but that a batch past the tail counts a
+        run of blank lines among the lines cut."""
+        shown = self._shown_tail()
+        cut = self._cut + len(self._tail) - len(shown)
+        note = (f"  ({cut:,} lines not kept here: the record is kept small)",) if cut else ()
         blanks = (f"  ({self._hidden:,} more blank lines)",) if self._hidden else ()
-        return (*self._head, *cut, *self._tail, *blanks)
+        return (*self._head, *note, *shown, *blanks)
+
+    def _shown_tail(self) -> list[str]:
+        """The newest lines of the tail, at most `tail_lines` of them within `tail_bytes`, and
+        always the newest one."""
+        shown: list[str] = []
+        size = 0
+        for line in reversed(self._tail):
+            size += _size(line)
+            if shown and (len(shown) >= self.tail_lines or size > self.tail_bytes):
+                break
+            shown.append(line)
+        return shown[::-1]
 
     def __iter__(self) -> Iterator[str]:
         """The lines kept, notes included."""

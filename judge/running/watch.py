@@ -36,6 +36,11 @@ class Watch:
             _stop_at_limit(got)
         return got
 
+    def took_line(self) -> None:
+        """A line was taken without waiting for it: the run's CPU time is looked at now and
+        then, as for a line waited for."""
+        self._look_at_cpu()
+
     def exit(self, grace: float) -> Silence | None:
         """None once the program has ended; else the silence that ended the wait: it went on
         for `grace` seconds of its CPU time, or without progress."""

@@ -94,3 +94,8 @@ def draw_for_move(board: Board, cell: Cell) -> Draw | None:
         return None
     label, g = label_of(board)
     return Draw(label, square_orbit(label, map_cell(g, cell)), board)
+
+
+def in_label_frame(board: Board, cell: Cell) -> Cell:
+    """A square of `board` in the frame of its label."""
+    return map_cell(label_of(board)[1], cell)

@@ -30,7 +30,9 @@ FAULTS = frozenset({
     "one-game-too-many", "move-after-game-over", "one-game-too-few", "leaves-child-process",
     "hangs-after-last-game", "crash-mid-game", "exit-nonzero", "closes-stdin", "closes-stdout",
     "closes-its-terminal", "floods-output", "hoards-memory", "binary-garbage",
-    "draws-front-half", "draws-printed-first", "refills-pair-and-one",
+    "draws-front-half", "draws-printed-first", "refills-pair-and-one", "draws-alternate-places",
+    "uniform-after-corner", "uniform-in-bursts", "uniform-every-third-game",
+    "takes-wins-and-blocks",
     # faults whose reports carry a hint (tests/test_hints.py)
     "boxes-when-met", "beads-a-to-i", "misses-a-diagonal", "slow-start",
     # faults that show late, or only in some positions, for the shrinker (tests/test_shrink.py)
@@ -322,12 +324,35 @@ def read_move(board):
         print(f"not a move onto an empty square: {text!r}", file=sys.stderr)
 
 
-def draw(beads, rng):
-    """A bead taken out of a box at random, each bead as likely as any other."""
+def winning_beads(beads, label):
+    """The beads that name a square completing a line of X, else those completing one of O."""
+    for mark in "XO":
+        squares = {c for line in LINES for c in line if label[c] == "."
+                   and sum(label[d] == mark for d in line) == 2}
+        if any(bead in squares for bead in beads):
+            return [bead for bead in beads if bead in squares]
+    return []
+
+
+def faulty_now(game, answered):
+    """True when a fault that acts only in some games, or after some moves, acts now."""
+    return (fault("uniform-over-squares")
+            or fault("uniform-after-corner") and answered in (0, 2, 6, 8)
+            or fault("uniform-in-bursts") and (game - 1) % 100 >= 75
+            or fault("uniform-every-third-game") and game % 3 == 0)
+
+
+def draw(beads, rng, label, game, answered):
+    """A bead taken out of a box at random, each bead as likely as any other: the box of
+    `label`, in game `game` (from 1), after the opponent took `answered` (None at first)."""
     if fault("always-most-frequent"):
         bead = max(sorted(set(beads)), key=beads.count)
-    elif fault("uniform-over-squares"):
+    elif fault("takes-wins-and-blocks") and winning_beads(beads, label):
+        bead = rng.choice(winning_beads(beads, label))
+    elif faulty_now(game, answered):
         bead = rng.choice(sorted(set(beads)))
+    elif fault("draws-alternate-places") and rng.random() < 0.5:
+        bead = sorted(beads)[2 * rng.randrange((len(beads) + 1) // 2)]
     elif fault("draws-with-numpy"):
         return beads.pop(int(NUMPY.integers(len(beads))))
     elif fault("draws-printed-first"):
@@ -358,8 +383,9 @@ class Resigns(Exception):
     """MENACE finds its box empty and gives the game up (never-refills)."""
 
 
-def menace_move(board, boxes, drawn, rng):
-    """MENACE's square: a bead drawn from the board's box, set aside in `drawn`."""
+def menace_move(board, boxes, drawn, rng, game, answered):
+    """MENACE's square: a bead drawn from the board's box, set aside in `drawn`, in game `game`
+    (from 1), after the opponent took the board's square `answered` (None at first)."""
     if board.count(".") == 1:
         return board.index(".")
     while fault("busy-before-second-move") and board.count(".") == 7:
@@ -370,7 +396,7 @@ def menace_move(board, boxes, drawn, rng):
         raise Resigns()
     if fault("refill-on-draw") and not beads:
         refill(beads, label, rng)
-    bead = draw(beads, rng)
+    bead = draw(beads, rng, label, game, None if answered is None else source.index(answered))
     emptied = not beads
     if not fault("refill-on-draw") and not fault("never-refills") and emptied:
         refill(beads, label, rng)
@@ -439,11 +465,12 @@ def play_game(boxes, rng, game, unlucky):
     misbehave_at_start()
     board = "." * 9
     drawn = []
+    answered = None
     lines = LINES[:-1] if fault("misses-a-diagonal") else LINES
     result = None
     while True:
         try:
-            square = menace_move(board, boxes, drawn, rng)
+            square = menace_move(board, boxes, drawn, rng, game, answered)
         except Resigns:
             result = "O"
             break
@@ -455,7 +482,8 @@ def play_game(boxes, rng, game, unlucky):
         if fault("closes-stdin"):
             sys.stdout.flush()
             time.sleep(60)
-        board = play(board, read_move(board), "O")
+        answered = read_move(board)
+        board = play(board, answered, "O")
         print_board(board)
         if is_over(board, lines):
             break
