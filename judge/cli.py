@@ -40,6 +40,8 @@ from judge.leaderboard import (
     write_markdown,
 )
 from judge.parser import build_parser, split_command
+from judge.running import scope
+from judge.running.claim import cgroup_v2_unclaimed
 from judge.running.probes import RuntimeHidden, support
 from judge.running.sandbox import Level, SandboxError
 from judge.running.workspace import CopyError
@@ -185,12 +187,14 @@ def _judged(manifest: Manifest, settings: Settings, *, shrinking: bool,
 
 
 def sandbox_line(policy: SandboxPolicy) -> str:
-    """The report header's line on containment (with what is missing and why, the way to full
-    among it); below full, a warning that says what the level does not hold."""
+    """The report header's lines on containment: the level (with what is missing and why, the
+    way to full among it), how the judge got its control groups, and below full a warning that
+    says what the level does not hold."""
     found = support(policy)
+    groups = f"\ncontrol groups: {found.groups}" if found.groups else ""
     if found.level is Level.FULL:
-        return "sandbox: full"
-    return (f"sandbox: {found.describe()}\nwarning: the program is not fully contained: "
+        return "sandbox: full" + groups
+    return (f"sandbox: {found.describe()}{groups}\nwarning: the program is not fully contained: "
             + "; ".join(found.not_held()))
 
 
@@ -258,6 +262,14 @@ def judge_many(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0 if accepted == len(rows) else 1
 
 
+def _wants_scope(args: argparse.Namespace) -> bool:
+    """True when this judge would be fully contained only in a scope of its own: cgroup v2
+    gave it no delegated group, and neither the options nor an earlier try say no."""
+    if args.sandbox is SandboxPolicy.OFF or args.no_systemd_run or scope.entered():
+        return False
+    return cgroup_v2_unclaimed()
+
+
 def _stop_on_terminate(signum: int, frame: object) -> None:
     """Turn SIGTERM into an exception, so that the program being judged is killed too."""
     raise SystemExit(128 + signum)
@@ -299,14 +311,23 @@ def _run(args: argparse.Namespace, command: list[str], stdout: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the judge with these arguments; the exit status."""
-    own, command = split_command(sys.argv[1:] if argv is None else argv)
+    """Run the judge with these arguments; the exit status.
+
+    The command line's judge (`argv` None), where cgroup v2 gives it no delegated group, runs
+    itself again in a scope of its own from systemd-run (judge/running/scope.py)."""
+    given = scope.enter() if argv is None else None
+    words = list(given if given is not None else sys.argv[1:] if argv is None else argv)
+    own, command = split_command(words)
     try:
         args = build_parser().parse_args(own)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else BAD_USAGE
     if threading.current_thread() is not threading.main_thread():
         return run(args, command)
+    if argv is None and _wants_scope(args):
+        status = scope.run_in_scope(words)
+        if status is not None:
+            return status
     previous = signal.signal(signal.SIGTERM, _stop_on_terminate)
     try:
         return run(args, command)

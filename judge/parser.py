@@ -223,6 +223,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="auto (default: the best containment this machine gives, with a "
                              "warning when it is not full), require (refuse to run without "
                              "full containment) or off (trusted code only)")
+    limits.add_argument("--no-systemd-run", action="store_true",
+                        help="where cgroup v2 gives the judge no delegated group, do not run it "
+                             "again in a scope of its own from systemd-run --user --scope -p "
+                             "Delegate=yes (which it does by default, for full containment): "
+                             "the sandbox is then partial")
     out = parser.add_argument_group("output")
     out.add_argument("--json", type=Path, metavar="FILE",
                      help="write the report as JSON (for a folder of submissions: every row); "

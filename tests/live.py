@@ -1,5 +1,5 @@
 """The judge run as a golfer runs it: `python3 -m judge ARGS` in a folder, a process of its own,
-importing this checkout's judge."""
+importing this checkout's judge; and how long to wait for it where the machine is slow."""
 
 from __future__ import annotations
 
@@ -7,9 +7,18 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 ROOT = Path(__file__).resolve().parent.parent
+SLOWNESS: Final = max(1.0, float(os.environ.get("MENACE_TEST_SLOWNESS") or 1))
+"""How many times slower than usual this machine runs the tests (MENACE_TEST_SLOWNESS, 1 by
+default): the kernel tier sets it for the tests it runs in its guest, where TCG makes everything
+tens of times slower (tests/test_kernel_tier.py)."""
+
+
+def paced(usual: float) -> float:
+    """A wait of `usual` seconds for a judged program, stretched by the slowness."""
+    return usual * SLOWNESS
 
 
 def judge_command(*args: str) -> list[str]:

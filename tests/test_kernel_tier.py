@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from kernel import guest
@@ -21,8 +22,13 @@ pytestmark = pytest.mark.e2e
 JUDGE = f"cd {guest.PROJECT} && {guest.PYTHON} -m judge"
 """The judge as a script in the guest starts it: from the project, by its venv's Python."""
 ONE_GAME = "--games 1 --seed 1 --idle-limit 120 --time-limit 600"
-"""One game of golf/python, with time for Python under TCG (5 to 10 times slower than on the
-machine, and more when the machine is loaded)."""
+"""One game, with time for programs under TCG (tens of times slower than on the machine)."""
+ANSWER = "golf/c"
+"""The answer the scenarios judge: the cheapest under TCG, where a game of golf/c costs some 9 s
+of CPU (compiled first) and one of golf/perl 50 s."""
+STEP_SECONDS = 900
+"""A step that judges once is killed after this long: a judge takes one or two minutes in the
+guest, and several times that when the machine is loaded."""
 
 
 @pytest.fixture
@@ -65,15 +71,10 @@ unshare --user true 2>/dev/null || echo "no userns"
 """
 
 
-def test_the_guest_gives_a_normal_user_what_a_systemd_login_gives(tier: Path) -> None:
+def guest_is_a_systemd_login(machine: Outcome, delegated: Outcome, session: Outcome) -> None:
     """The tier itself: cgroup v2 with every controller, a normal user whose shell starts in a
     delegated group of its own (or in the session's, root's), user namespaces that can be
     switched off, and whatever a step leaves behind reported."""
-    outcomes = guest.run([
-        Step("machine", MACHINE, user=User.ROOT, group=Group.ROOT, seconds=60),
-        Step("delegated", DELEGATED, seconds=60),
-        Step("session", SESSION, group=Group.SESSION, userns=False, seconds=60)], tier)
-    machine, delegated, session = outcomes["machine"], outcomes["delegated"], outcomes["session"]
     enabled, userns = machine.stdout.split("\n", 1)
     assert machine.status == 0 and {"cpu", "io", "memory", "pids"} <= set(enabled.split()), \
         str(machine)
@@ -90,22 +91,136 @@ def test_the_guest_gives_a_normal_user_what_a_systemd_login_gives(tier: Path) ->
     assert session.groups == () and session.processes == (), str(session)
 
 
-def test_without_a_delegated_group_or_user_namespaces_the_judge_says_what_it_lacks(
-        tier: Path) -> None:
-    """In the login session's group (root's) the judge is partial and says why; with user
-    namespaces switched off as well, none; nothing is left behind either way."""
-    judge = f"{JUDGE} golf/python {ONE_GAME} --sandbox auto"
+def says_what_it_lacks(outcome: Outcome, name: str, level: str) -> None:
+    """In the login session's group (root's), where systemd-run cannot reach a user manager,
+    the judge tried it, is partial (none without user namespaces), says why and what gives
+    full, and leaves nothing behind."""
+    assert outcome.status == 0, str(outcome)
+    found = report(outcome, name)
+    assert found["verdict"] == "accepted", str(outcome)
+    assert found["sandbox"]["level"] == level, str(outcome)
+    missing = " ".join(found["sandbox"]["missing"])
+    assert "whole-tree limits: the judge's control group" in missing, missing
+    assert "is not delegated to this user" in missing, missing
+    assert "systemd-run could not give it a scope of its own (Failed to connect" in missing
+    assert "run the judge as root for full containment" in missing, missing
+    assert ("namespaces" in missing) == (level == "none"), missing
+    assert found["sandbox"]["groups"] == "", str(outcome)
+    assert outcome.processes == () and outcome.groups == (), str(outcome)
+
+
+def full_and_accepted(outcome: Outcome, name: str) -> dict[str, Any]:
+    """The report $OUT/NAME.json, asserted full and accepted, with the printed report beside
+    it ($OUT/NAME.txt) saying the same."""
+    found = report(outcome, name)
+    assert found["sandbox"]["level"] == "full", f"{name}: {found['sandbox']}\n{outcome}"
+    assert found["verdict"] == "accepted", f"{name}\n{outcome}"
+    printed = (outcome.files / f"{name}.txt").read_text().splitlines()
+    assert printed[1] == "sandbox: full" and printed[-1] == "accepted", printed
+    assert printed[2] == f"control groups: {found['sandbox']['groups']}", printed
+    return found
+
+
+def test_the_guest_is_a_login_and_the_judge_without_a_delegated_group(tier: Path) -> None:
+    """One boot: the tier's own layout (as root, in a delegated group, in the session's
+    group); then, from the login session's group of root's, a judge that gets a scope from
+    systemd-run (the stand-in) and is full, one where systemd-run fails (partial) and one with
+    user namespaces switched off as well (none)."""
+    judge = f"{JUDGE} {ANSWER} {ONE_GAME}"
     outcomes = guest.run([
-        Step("session", f"{judge} --json $OUT/session.json", group=Group.SESSION),
-        Step("no-userns", f"{judge} --json $OUT/no-userns.json", group=Group.SESSION,
-             userns=False)], tier)
-    for name, level in (("session", "partial"), ("no-userns", "none")):
-        outcome = outcomes[name]
-        assert outcome.status == 0, str(outcome)
-        found = report(outcome, name)
-        assert found["verdict"] == "accepted", str(outcome)
-        assert found["sandbox"]["level"] == level, str(outcome)
-        missing = " ".join(found["sandbox"]["missing"])
-        assert "whole-tree limits" in missing and "systemd-run" in missing, missing
-        assert ("namespaces" in missing) == (level == "none"), missing
-        assert outcome.processes == () and outcome.groups == (), str(outcome)
+        Step("machine", MACHINE, user=User.ROOT, group=Group.ROOT, seconds=60),
+        Step("delegated", DELEGATED, seconds=60),
+        Step("session", SESSION, group=Group.SESSION, userns=False, seconds=60),
+        Step("in-a-scope", f"{judge} --json $OUT/scope.json > $OUT/scope.txt; echo \"scope $?\"",
+             group=Group.SESSION, systemd=True, seconds=STEP_SECONDS),
+        Step("partial", f"{judge} --json $OUT/partial.json", group=Group.SESSION,
+             seconds=STEP_SECONDS),
+        Step("none", f"{judge} --json $OUT/none.json", group=Group.SESSION, userns=False,
+             seconds=STEP_SECONDS)],
+        tier)
+    guest_is_a_systemd_login(outcomes["machine"], outcomes["delegated"], outcomes["session"])
+    in_a_scope = outcomes["in-a-scope"]
+    assert in_a_scope.stdout == "scope 0\n", str(in_a_scope)
+    found = full_and_accepted(in_a_scope, "scope")
+    assert found["sandbox"]["groups"].startswith("a scope of its own from systemd-run: its own "
+                                                 "in the delegated group "), found
+    text = (in_a_scope.files / "scope.txt").read_text()
+    assert text.count("judging ") == 1 and in_a_scope.stderr == "", str(in_a_scope)
+    assert in_a_scope.processes == (), str(in_a_scope)
+    # The stand-in's scope is left empty, as systemd collects it: nothing below it.
+    assert all(group.endswith(".scope") and "/run-u" in group for group in in_a_scope.groups)
+    says_what_it_lacks(outcomes["partial"], "partial", "partial")
+    says_what_it_lacks(outcomes["none"], "none", "none")
+
+
+IN_TURN_AND_AT_ONCE = f"""
+nice -n 19 sh -c 'while :; do :; done' & burner=$!
+mkdir /tmp/board && cp -r {guest.PROJECT}/{ANSWER} /tmp/board/one \\
+    && cp -r {guest.PROJECT}/{ANSWER} /tmp/board/two
+{JUDGE} /tmp/board -j 2 {ONE_GAME} --json $OUT/board.json > $OUT/board.txt; echo "board $?"
+{JUDGE} {ANSWER} {ONE_GAME} --json $OUT/a.json > $OUT/a.txt & a=$!
+{JUDGE} {ANSWER} {ONE_GAME} --json $OUT/b.json > $OUT/b.txt & b=$!
+wait $a; echo "a $?"
+wait $b; echo "b $?"
+kill $burner && echo "burner alive"
+cut -d: -f3 /proc/self/cgroup
+"""
+
+
+def test_judges_in_a_delegated_group_are_full_in_turn_and_at_once(tier: Path) -> None:
+    """From one shell that stays in its delegated group: a leaderboard with -j 2 beside a CPU
+    burner of the user's, then two judges at once. Every one is full, moves the user's other
+    processes aside and back (the burner runs on), and leaves no process and no group."""
+    step = Step("in-turn-and-at-once", IN_TURN_AND_AT_ONCE, seconds=3 * STEP_SECONDS)
+    outcome = guest.run([step], tier)[step.name]
+    assert outcome.stdout.splitlines()[:4] == ["board 0", "a 0", "b 0", "burner alive"], \
+        str(outcome)
+    assert outcome.stdout.splitlines()[4].endswith("/" + outcome.place), str(outcome)
+    table = json.loads((outcome.files / "board.json").read_text())
+    assert (table["accepted"], table["submissions"]) == (2, 2), table
+    printed = (outcome.files / "board.txt").read_text().splitlines()
+    assert printed[0] == "sandbox: full", printed
+    assert printed[1] == ("control groups: its own in the delegated group /sys/fs/cgroup/"
+                          f"user.slice/user-{outcome.place.split('@')[1].split('.')[0]}.slice/"
+                          f"{outcome.place}, where 2 other processes moved into "
+                          "menace-judge-others"), printed
+    for name in ("a", "b"):
+        found = full_and_accepted(outcome, name)
+        assert found["sandbox"]["groups"].startswith("its own in the delegated group "), found
+    assert outcome.processes == () and outcome.groups == (), str(outcome)
+
+
+HOSTILE = "f_children or killing_the_judge"
+"""The attacks of tests/test_hostile.py the tier runs: under TCG the whole file takes too long
+(its fork bomb alone takes over a minute here), so two that lean on the control groups:
+children over the memory cap together (f), and a judge killed mid-run, nothing of its run
+surviving it."""
+SLOWNESS = 40
+"""How much longer the hostile tests wait for a judge in the guest (MENACE_TEST_SLOWNESS)."""
+HOSTILE_SCRIPT = f"""
+cd {guest.PROJECT}
+{guest.PYTHON} -m pytest -q -p no:cacheprovider --e2e tests/test_hostile.py -k '{HOSTILE}' \\
+    --junitxml=$OUT/hostile.xml > $OUT/pytest.txt; echo "pytest $?"
+{guest.PYTHON} -c 'from judge.running.claim import find_layout; print(find_layout()[0].how)'
+"""
+
+
+def test_the_hostile_attacks_on_the_groups_pass_under_pytest_in_one_delegated_group(
+        tier: Path) -> None:
+    """tests/test_hostile.py through pytest as the normal user, pytest itself in the delegated
+    group: it probes the sandbox in its own process, which claims the group, and every judge it
+    starts claims the same group beside it; all at full. The judge the test kills leaves its
+    groups, which the next judge to claim the group removes: then nothing is left."""
+    outcome = guest.run([Step("hostile", HOSTILE_SCRIPT, seconds=1800,
+                              env={"MENACE_TEST_SLOWNESS": str(SLOWNESS)})], tier)["hostile"]
+    ran = (outcome.files / "pytest.txt").read_text() if (outcome.files / "pytest.txt").is_file() \
+        else ""
+    assert outcome.status == 0 and outcome.stdout.startswith("pytest 0\n"), f"{ran}\n{outcome}"
+    suite = ElementTree.parse(outcome.files / "hostile.xml").getroot().find("testsuite")
+    assert suite is not None, str(outcome)
+    counts = {key: int(suite.get(key, "-1")) for key in ("tests", "failures", "errors", "skipped")}
+    assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, str(outcome)
+    claimed = outcome.stdout.splitlines()[1]
+    assert claimed.startswith("its own in the delegated group ") and claimed.endswith(
+        "; 1 left by judges that are gone removed"), str(outcome)
+    assert outcome.processes == () and outcome.groups == (), str(outcome)

@@ -19,7 +19,8 @@ import pytest
 from fixture_folders import assembled
 
 from judge.running import runtimes
-from judge.running.cgroups import TreeLimits, remove_stale
+from judge.running.cgroups import PREFIX, TreeLimits
+from judge.running.claim import LEAF, start_time
 from judge.running.probes import support
 from judge.running.processes import CLOCK_TICKS
 from judge.running.sandbox import (
@@ -280,20 +281,48 @@ def _cmdline(pid: int) -> bytes:
 
 
 @pytest.mark.skipif(FOUND.layout is None, reason=f"no control groups: {FOUND.cgroups}")
-def test_stale_groups_of_killed_judges_are_removed_and_fresh_ones_kept() -> None:
-    """An empty group older than a minute goes; a new empty one (its run about to join) stays."""
+def test_the_groups_of_a_killed_judge_are_removed_by_the_next(tmp_path: Path) -> None:
+    """A judge killed mid-run (SIGKILL: no clean-up of its own) leaves its subtree; the next
+    judge to start finds its owner gone and removes it, its run's processes killed."""
     assert FOUND.layout is not None
-    old = TreeLimits.create(FOUND.layout, 1 << 30, 8)
-    new = TreeLimits.create(FOUND.layout, 1 << 30, 8)
+    parents = [folder.parent for folder in FOUND.layout.parents.values()]
+    (tmp_path / "sleeper.py").write_text("import time\ntime.sleep(120)\n")
+    judge = subprocess.Popen(
+        [sys.executable, "-m", "judge", "--games", "1", "--idle-limit", "100", "--grace", "100",
+         "--", sys.executable, str(tmp_path / "sleeper.py")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    subtrees = [parent / f"{PREFIX}{judge.pid}-{start_time(judge.pid)}" for parent in parents]
+    runs: list[Path] = []
     try:
-        for folder in old.folders.values():
-            os.utime(folder, (0, 0))
-        remove_stale(FOUND.layout)
-        assert not any(folder.exists() for folder in old.folders.values())
-        assert all(folder.exists() for folder in new.folders.values())
+        for _ in range(600):  # its run's group, once the program has joined it
+            runs = [run for subtree in subtrees if subtree.is_dir() for run in subtree.iterdir()
+                    if run.is_dir() and run.name != LEAF and (run / "cgroup.procs").read_text()]
+            if runs:
+                break
+            time.sleep(0.05)
+        assert runs, "the judge's run never joined a group of its own"
     finally:
-        old.remove()
-        new.remove()
+        judge.kill()
+        judge.wait()
+    assert all(subtree.is_dir() for subtree in subtrees)
+    found = subprocess.run(
+        [sys.executable, "-c", "from judge.running.claim import find_layout\n"
+                               "print(find_layout()[0].how)"],
+        capture_output=True, text=True, check=True, timeout=60)
+    assert "left by judges that are gone removed" in found.stdout
+    assert not any(subtree.exists() for subtree in subtrees)
+
+
+@pytest.mark.skipif(FOUND.layout is None or FOUND.layout.version != 1,
+                    reason="cgroup v1 only: under v2 the subtree holds the judge's leaf")
+def test_a_subtree_an_older_judge_removed_is_made_again() -> None:
+    """Under v1 the judge's subtree is empty between runs, and judges of earlier versions
+    remove empty groups of the judge's prefix: the next run makes it again."""
+    assert FOUND.layout is not None
+    for folder in FOUND.layout.parents.values():
+        folder.rmdir()
+    TreeLimits.create(FOUND.layout, 1 << 30, 8).remove()
+    assert all(folder.is_dir() for folder in FOUND.layout.parents.values())
 
 
 @pytest.mark.parametrize("policy", ["off", "auto"])
@@ -310,10 +339,13 @@ def test_the_report_header_and_json_give_the_level(policy: str, tmp_path: Path,
     report = json.loads(result.read_text())
     assert status == 0
     assert lines[1] == f"sandbox: {found.describe()}"
+    groups = [f"control groups: {found.groups}"] if found.groups else []
+    assert lines[2:2 + len(groups)] == groups
     warning = "warning: the program is not fully contained: " + "; ".join(found.not_held())
-    assert (lines[2] == warning) == (found.level is not Level.FULL)
+    assert (lines[2 + len(groups)] == warning) == (found.level is not Level.FULL)
     assert report["sandbox"] == {"level": found.level.value, "missing": list(found.missing),
-                                 "not_held": list(found.not_held())}
+                                 "not_held": list(found.not_held()), "groups": found.groups}
+    assert bool(found.groups) == (found.layout is not None and policy != "off")
     if policy == "off":
         assert report["sandbox"]["level"] == "none"
 

@@ -1,6 +1,7 @@
 """Limits on a whole process tree: a control group of its own for each run (cgroup v1 or v2).
 
-A run's group is made under the judge's own group, in each hierarchy that has the controller:
+A run's group is made in the judge's own subtree (judge/running/claim.py claims it), in each
+hierarchy that has the controller:
 memory (every page of the tree, its tmpfs files included, against one cap), pids (every
 process and thread against one count), cpu accounting (the tree's CPU time, read while it
 runs) and, where the machine has it, the cpu controller (a quota of cores, so that runs side
@@ -43,7 +44,7 @@ class TreeUsage:
     peak_memory_kb: int
 
 
-def _v1_mounts() -> dict[str, Path]:
+def v1_mounts() -> dict[str, Path]:
     """Where each cgroup v1 controller is mounted."""
     mounts: dict[str, Path] = {}
     try:
@@ -60,7 +61,7 @@ def _v1_mounts() -> dict[str, Path]:
     return mounts
 
 
-def _own_paths() -> dict[str, str]:
+def own_paths() -> dict[str, str]:
     """The judge's own group in each hierarchy: controller name (v1) or "" (v2) to path."""
     paths: dict[str, str] = {}
     try:
@@ -96,10 +97,12 @@ def _keyed(path: Path, key: str) -> int:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where a run's groups go: the parent folder for each controller, v1 or v2."""
+    """Where a run's groups go: the judge's own subtree for each controller, v1 or v2."""
 
     parents: dict[str, Path]
-    """Controller name to the judge's own group folder (for v2, one folder under "")."""
+    """Controller name to the judge's subtree (for v2, one folder under "")."""
+    how: str = ""
+    """How the judge got its groups, for the report."""
 
     @property
     def version(self) -> int:
@@ -107,110 +110,12 @@ class Layout:
         return 2 if "" in self.parents else 1
 
 
-def find_layout() -> tuple[Layout | None, str]:
-    """The hierarchies a run can use, or None and why not."""
-    own = _own_paths()
-    mounts = _v1_mounts()
-    if all(name in mounts and name in own for name in V1_CONTROLLERS):
-        parents = {name: mounts[name] / own[name].lstrip("/") for name in V1_CONTROLLERS}
-        parents.update({name: mounts[name] / own[name].lstrip("/") for name in V1_OPTIONAL
-                        if name in mounts and name in own and mounts[name] != mounts["cpuacct"]})
-        return Layout(parents), ""
-    unified = CGROUP_ROOT / own.get("", "/").lstrip("/") if "" in own else None
-    if unified is not None and (unified / "cgroup.controllers").is_file():
-        why = _enable_v2(unified)
-        return (Layout({"": unified}), "") if not why else (None, why)
-    missing = [name for name in V1_CONTROLLERS if name not in mounts]
-    return None, f"no cgroup hierarchy for {', '.join(missing) or 'this process'}"
-
-
-V2_NEEDED: Final = ("memory", "pids")
-"""The cgroup v2 controllers a run's group needs; `cpu` is used where it is offered."""
-LEAF: Final = "menace-judge-leaf"
-"""The group the judge moves itself into, so that its own group may hold the runs' groups."""
-
-
-def own_scope() -> str:
-    """How to start the judge in a v2 group of its own, for this user."""
-    user = "" if os.geteuid() == 0 else " --user"
-    return (f"start the judge in a group of its own: systemd-run{user} --scope -p Delegate=yes "
-            "python3 -m judge ...")
-
-
-def _words(path: Path) -> set[str]:
+def words(path: Path) -> set[str]:
     """The words of a control file, none when it cannot be read."""
     try:
         return set(path.read_text().split())
     except OSError:
         return set()
-
-
-def _enable_v2(unified: Path) -> str:
-    """Make the judge's own v2 group able to hold the runs' groups; empty, or why not.
-
-    cgroup v2 lets a group hand controllers to its children only while it holds no process
-    itself, so the judge moves into a leaf group of its own (LEAF) and then enables memory, pids
-    and, where offered, cpu below its group. That works where the group is delegated to the
-    user and holds the judge alone, as under `systemd-run --user --scope -p Delegate=yes`."""
-    if set(V2_NEEDED) <= _words(unified / "cgroup.subtree_control"):
-        return ""
-    offered = _words(unified / "cgroup.controllers")
-    if not set(V2_NEEDED) <= offered:
-        return (f"cgroup v2 does not offer the memory and pids controllers to {unified}: "
-                + own_scope())
-    leaf = unified / LEAF
-    try:
-        leaf.mkdir(exist_ok=True)
-        _write(leaf / "cgroup.procs", str(os.getpid()))
-    except OSError:
-        return f"the judge's control group {unified} is not writable by this user: " + own_scope()
-    try:
-        _write(unified / "cgroup.subtree_control", " ".join(f"+{name}" for name in V2_NEEDED))
-    except OSError:
-        try:
-            _write(unified / "cgroup.procs", str(os.getpid()))
-        except OSError:
-            pass
-        return (f"the judge's control group {unified} holds other processes, so it cannot "
-                "hold the runs' groups: " + own_scope())
-    if "cpu" in offered:
-        try:
-            _write(unified / "cgroup.subtree_control", "+cpu")
-        except OSError:
-            pass
-    return ""
-
-
-def _write(path: Path, text: str) -> None:
-    """Write `text` to the control file `path` (one write, as the kernel wants it)."""
-    path.write_text(text)
-
-
-STALE_SECONDS: Final = 60.0
-"""Age after which an empty group of an earlier run (whose judge was killed) is removed."""
-
-
-def remove_stale(layout: Layout) -> int:
-    """Remove the empty groups that runs of killed judges left behind; how many went.
-
-    A group is only removed once it is old: a new one is empty for the moment between its
-    making and its run joining it, and a live run's group is not empty (rmdir refuses it)."""
-    removed = 0
-    now = time.time()
-    for parent in layout.parents.values():
-        try:
-            entries = list(os.scandir(parent))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.name.startswith(PREFIX) and entry.name != LEAF and entry.is_dir() and \
-                        now - entry.stat().st_mtime > STALE_SECONDS:
-                    os.rmdir(entry.path)
-                    removed += 1
-            except OSError:
-                continue
-    return removed
 
 
 class TreeLimits:
@@ -229,7 +134,11 @@ class TreeLimits:
         try:
             for controller, parent in layout.parents.items():
                 folder = parent / name
-                folder.mkdir()
+                try:
+                    folder.mkdir()
+                except FileNotFoundError:  # v1: an older judge removes empty subtrees; again
+                    parent.mkdir(exist_ok=True)
+                    folder.mkdir()
                 made[controller] = folder
             limits = cls(made, layout.version)
             limits._set_caps(memory_bytes, processes)

@@ -4,13 +4,13 @@ whether a runtime runs inside it."""
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 from typing import Final
 
-from judge.running import runtimes
+from judge.running import runtimes, scope
 from judge.running.bwrap import tool
-from judge.running.cgroups import CgroupError, Layout, TreeLimits, find_layout, remove_stale
+from judge.running.cgroups import CgroupError, Layout, TreeLimits
+from judge.running.claim import cgroup_v2_unclaimed, find_layout
 from judge.running.sandbox import Level, Limits, Sandbox, SandboxError, Support, runs_as_root
 from judge.terms.options import SandboxPolicy
 
@@ -54,17 +54,14 @@ def _contained_once(found: Support, argv: list[str]) -> tuple[int | None, str]:
 
 
 def _probe_cgroups() -> tuple[Layout | None, str]:
-    """The cgroup layout when a run's group can be made and removed, else why not."""
+    """The judge's groups when a run's group can be made and removed in them, else why not and
+    the way to full containment."""
     layout, why = find_layout()
     if layout is None:
-        return None, why
+        return None, (f"{why}: {scope.advice()}" if cgroup_v2_unclaimed() else why)
     try:
         TreeLimits.create(layout, 1 << 30, 8, 1.0).remove()
-        remove_stale(layout)
     except CgroupError as error:
-        if layout.version == 1 and os.geteuid() != 0:
-            return None, (f"{error}: on this machine (cgroup v1) control groups are made by "
-                          "root; run the judge as root for full containment")
         return None, f"{error} (not writable by this user?)"
     return layout, ""
 
@@ -75,7 +72,11 @@ def support(policy: SandboxPolicy = SandboxPolicy.AUTO) -> Support:
     if policy is SandboxPolicy.OFF:
         return Support(chosen_off=True)
     layout, cgroups = _probe_cgroups()
-    found = Support(namespaces=_probe_namespaces(), cgroups=cgroups, layout=layout)
+    groups = "" if layout is None else layout.how
+    if groups and scope.entered():
+        groups = "a scope of its own from systemd-run: " + groups
+    found = Support(namespaces=_probe_namespaces(), cgroups=cgroups, layout=layout,
+                    groups=groups)
     if policy is SandboxPolicy.REQUIRE and found.level is not Level.FULL:
         raise SandboxError(f"--sandbox require: full containment is not available here "
                            f"({'; '.join(found.missing)})")

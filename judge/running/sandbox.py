@@ -120,6 +120,8 @@ class Support:
     """Empty when a control group can be made for each run, else why not."""
     layout: Layout | None = None
     chosen_off: bool = False
+    groups: str = ""
+    """How the judge got its control groups (judge/running/claim.py), where it has them."""
 
     @property
     def namespaced(self) -> bool:
@@ -183,6 +185,8 @@ class Containment:
     looked: bool = False
     """True when the tree's use was counted by looking at /proc (no control group): its
     memory may have peaked higher between two looks."""
+    groups: str = ""
+    """How the judge got its control groups (`Support.groups`)."""
 
 
 def runs_as_root() -> bool:
@@ -393,7 +397,7 @@ class Sandbox:
             cpu_hit=bool(cpu is not None and self.limits.cpu_seconds is not None
                          and cpu > self.limits.cpu_seconds),
             peak_memory_kb=peak, leftovers=report.leftovers, fault=report.fault,
-            looked=self._count is not None)
+            looked=self._count is not None, groups=self.support.groups)
 
     def _read_report(self) -> warden.Report:
         """The warden's report, if it wrote one, read strictly."""

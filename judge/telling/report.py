@@ -169,14 +169,14 @@ def json_text(run: Run, manifest: Manifest | None = None) -> str:
 
 
 def _sandbox(run: Run) -> dict[str, Any]:
-    """How the run was contained: its level, what that level lacked and what it does not
-    hold."""
+    """How the run was contained: its level, what that level lacked, what it does not hold,
+    and how the judge got its control groups (empty without them)."""
     ending = run.facts.ending
     contained = ending.containment if ending is not None else None
     if contained is None:
-        return {"level": None, "missing": [], "not_held": []}
+        return {"level": None, "missing": [], "not_held": [], "groups": ""}
     return {"level": contained.level.value, "missing": list(contained.missing),
-            "not_held": list(contained.not_held)}
+            "not_held": list(contained.not_held), "groups": contained.groups}
 
 
 def transcript_text(run: Run) -> str:

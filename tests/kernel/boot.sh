@@ -119,10 +119,18 @@ for dir in /tier/steps/*/; do
         [ -z "$pids" ] && break
         kill -9 $pids 2>/dev/null; sleep 0.2
     done
-    # Leave the groups as the next step expects them: the step's own goes, with what it held.
-    [ "$group" = delegated ] && find "$place" -depth -type d -exec rmdir {} + 2>/dev/null
-    find "$APPS" -mindepth 1 -maxdepth 1 -name 'run-u*' -exec sh -c \
-        'find "$1" -depth -type d -exec rmdir {} +' find {} \; 2>/dev/null
+    # Leave the groups as the next step expects them: the step's own goes, with what it held,
+    # and so do the stand-in's scopes (systemd collects a scope once it is empty), each as soon
+    # as the processes killed above have left it.
+    for scope in $( ([ "$group" = delegated ] && echo "$place"); \
+                   find "$APPS" -mindepth 1 -maxdepth 1 -name 'run-u*'); do
+        for try in 1 2 3 4 5 6 7 8 9 10; do
+            find "$scope" -depth -type d -exec rmdir {} + 2>/dev/null
+            [ -d "$scope" ] || break
+            sleep 0.2
+        done
+        [ -d "$scope" ] && say "cannot remove $scope: $(cat "$scope/cgroup.procs" | tr '\n' ' ')"
+    done
 done
 echo 1 > /proc/sys/kernel/unprivileged_userns_clone
 sync

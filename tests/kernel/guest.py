@@ -5,7 +5,8 @@ project, its venvs and its Python run inside as they are (at the same paths); a 
 share, read-write, is the folder that carries the steps in and their results out. The kernel
 boots tests/kernel/initramfs_init.sh, then tests/kernel/boot.sh as pid 1, which runs the steps
 in order and powers off. Under TCG (no KVM: a nested guest hangs at boot) a boot to the first
-step takes some 10 s, and Python inside runs 5 to 10 times slower than here.
+step takes some 10 s on an idle core, and a program inside runs 30 to 50 times slower than
+here.
 
 By hand, one script as the normal user in a delegated group of its own:
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shlex
 import shutil
 import signal
@@ -138,9 +140,12 @@ def run(steps: Sequence[Step], folder: Path, *, cpus: int = 1,
     """Boot the guest, run `steps` in order, power off: each step's outcome by its name.
 
     `folder` (empty or new) carries the steps in and the results out, with the console's
-    output in `console.log`. Missing when this machine lacks an input; BootError when the guest
-    does not finish. One CPU by default: under TCG a second makes the guest's clock unstable and
-    everything slower."""
+    output in `console.log` and the CPU time qemu took, and the wall time, in `boot.txt` (TCG
+    makes the guest 30 to 50 times slower than this machine for the same work, and the wall
+    time depends on the machine's load, so a step's cost is best told by the CPU time).
+    Missing when this machine lacks an input; BootError when the guest does not finish. One
+    CPU by default: under TCG a second makes the guest's clock unstable and everything
+    slower."""
     built = _ready()
     names = [step.name for step in steps]
     if len(set(names)) != len(names) or not all(
@@ -164,6 +169,7 @@ def run(steps: Sequence[Step], folder: Path, *, cpus: int = 1,
     limit = BOOT_SECONDS + sum(step.seconds + 10 for step in steps)
     # qemu dies with this process (setpriv --pdeathsig), so no guest outlives a killed test.
     keeper = [tool, "--pdeathsig", "KILL"] if (tool := shutil.which("setpriv")) else []
+    before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
     qemu = subprocess.Popen([*keeper, *command], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
@@ -174,6 +180,10 @@ def run(steps: Sequence[Step], folder: Path, *, cpus: int = 1,
         if qemu.poll() is None:
             qemu.kill()
             qemu.wait()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    (folder / "boot.txt").write_text(
+        f"{after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime:.1f} s of CPU "
+        f"in {time.monotonic() - started:.1f} s\n")
     if qemu.returncode != 0:
         raise BootError(f"{QEMU} ended with status {qemu.returncode}: "
                         f"{said.decode(errors='replace')}\n{_tail(console)}")
