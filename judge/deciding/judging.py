@@ -122,16 +122,17 @@ def judge(manifest: Manifest, settings: Settings, *, choices: Choices | None = N
     checker = checker_for(settings, manifest.dialect)  # forked first: no thread runs yet
     try:
         started = launch.start_program(manifest, settings)
-        session = started.session
-        warm_up = threading.Thread(target=_warm_up, daemon=True)  # while the program starts
-        warm_up.start()
-        try:
-            played = Referee(session, manifest.dialect, settings, opponent, knowledge,
-                             warm_up, on_game, checker).play()
-            ending, end_fault = _end(session, played.stop, settings)
-        except BaseException:  # interrupted: leave nothing of the program behind
-            session.close()
-            raise
+        try:  # from here on, an interruption (SIGTERM, Ctrl-C) leaves nothing behind
+            session = started.session
+            try:
+                warm_up = threading.Thread(target=_warm_up, daemon=True)  # while it starts
+                warm_up.start()
+                played = Referee(session, manifest.dialect, settings, opponent, knowledge,
+                                 warm_up, on_game, checker).play()
+                ending, end_fault = _end(session, played.stop, settings)
+            except BaseException:  # interrupted: leave nothing of the program behind
+                session.close()
+                raise
         finally:
             started.remove_folder()
     finally:
