@@ -320,6 +320,9 @@ def test_m_a_flood_leaves_the_judge_small(tmp_path: Path) -> None:
         str(hostile_folder("floods-the-judge", tmp_path))])
     assert verdict == expected("floods-the-judge")["verdict"]
     assert resident < MOST_RESIDENT_MB, f"{resident} MB"
+    notes = [line for line in (tmp_path / "transcript.txt").read_text().splitlines()
+             if line.startswith("  (")]
+    assert any(line.endswith("more blank lines)") for line in notes), notes
 
 
 def test_p_control_sequences_act_on_no_file(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_a_shrunk_case_that_cannot_be_written_is_named_and_the_verdict_kept(
     """Shrinking still reports its smallest case; the case's files are said not written."""
     pytest.importorskip("hypothesis")
     full_disk_for("shrunk.py", monkeypatch)
-    status = main(["--games", "4", "--seed", "3", "--shrink", "--shrink-time", "60",
+    status = main(["--games", "4", "--seed", "3", "--shrink", "--shrink-time", "10",
                    "--save-replay", str(tmp_path / "replay.json"),
                    str(assembled("wrong-answer/learning-loss", tmp_path))])
     out = lines(capsys)

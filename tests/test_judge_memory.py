@@ -1,6 +1,7 @@
-"""The judge's own memory is bounded whatever the program prints: floods of blank lines, of
-long lines and of many short lines leave the judge under 150 MB resident, its transcript
-included, with a note where lines were counted or cut.
+"""The judge's own memory is bounded whatever the program prints: floods of long lines and of
+many short lines leave the judge under 150 MB resident, its transcript included, with a note
+where lines were cut (six million blank lines, counted, are the hostile battery's attack m:
+tests/test_hostile.py).
 
 Each flood comes before `new game`, where the judge skips blank and border lines, so every
 line reaches the game's log and the transcript. Before the bound, the judge held every line:
@@ -21,7 +22,6 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parent.parent
 MOST_RESIDENT_MB = 150
 FLOODS = {
-    "blank": 'w("\\n" * 150_000)\n',        # 6 million blank lines
     "long": 'w(("-" * 100_000 + "\\n") * 38)\n',   # 1,520 border lines of 100,000 characters
     "short": 'w("-\\n" * 50_000)\n',        # 2 million border lines of one character
 }
@@ -60,5 +60,4 @@ def test_a_flood_leaves_the_judge_under_150_mb(kind: str, tmp_path: Path) -> Non
     assert resident < MOST_RESIDENT_MB, f"{resident} MB"
     assert verdict == "wrong-answer exit", verdict  # the flood was read to its end
     notes = [line for line in transcript.read_text().splitlines() if line.startswith("  (")]
-    expected = "more blank lines)" if kind == "blank" else "lines not kept here"
-    assert any(line.endswith(expected) or expected in line for line in notes), notes
+    assert any("lines not kept here" in line for line in notes), notes
