@@ -552,3 +552,27 @@ def test_inside_namespaces_the_judges_copy_goes_once_the_program_runs(tmp_path: 
         started.session.close()
         started.remove_folder()
     assert not started.folder.path.exists()
+
+
+@needs_full
+def test_a_descriptor_not_to_be_looked_at_is_not_taken_for_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside namespaces the judge asks /proc whether the program closed its stdin: a missing
+    descriptor of a live process is closed; one /proc refuses to show (a process between two
+    programs) is not, and a program that only starts is not told it stopped reading."""
+    sandbox = Sandbox(FOUND, Limits())
+    try:
+        sandbox._program = os.getpid()
+        assert not sandbox.closed_by_program(0)
+        assert sandbox.closed_by_program(987)  # no such descriptor in this live process
+        real = os.lstat
+
+        def refused(path: str) -> os.stat_result:
+            if path.startswith("/proc/"):
+                raise PermissionError(13, "Permission denied", path)
+            return real(path)
+
+        monkeypatch.setattr(os, "lstat", refused)
+        assert not sandbox.closed_by_program(987)
+    finally:
+        sandbox.release()

@@ -351,8 +351,13 @@ class Sandbox:
                                   if _inner_pid(pid) == warden.PROGRAM_INNER_PID), 0)
         if not self._program:
             return False
-        return os.path.isdir(f"/proc/{self._program}/fd") and \
-            not os.path.lexists(f"/proc/{self._program}/fd/{descriptor}")
+        try:
+            os.lstat(f"/proc/{self._program}/fd/{descriptor}")
+        except FileNotFoundError:  # no such descriptor, or no such process
+            return os.path.isdir(f"/proc/{self._program}/fd")
+        except OSError:  # not to be looked at now (a process between two programs): not closed
+            return False
+        return False
 
     def kill(self) -> None:
         """SIGKILL every process of the run that the sandbox can find."""
