@@ -37,8 +37,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "end, the sandbox, the slow statistics; CI runs both tiers")
 
 
-LONGEST_FIRST = ("test_statistics_e2e.py", "test_kernel_tier.py", "test_judge_memory.py",
-                 "test_hostile.py", "test_hostile_levels.py", "test_shrink.py",
+LONGEST_FIRST = ("test_kernel_tier.py", "test_hostile_levels.py", "test_statistics_e2e.py",
+                 "test_shrink.py", "test_hostile.py", "test_judge_memory.py",
                  "test_property_example.py", "test_bookkeeping.py")
 """The modules whose tests take tens of seconds each, longest first: under `-n` they start
 first and are handed out one at a time, so that the workers finish together rather than one
