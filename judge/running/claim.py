@@ -43,6 +43,7 @@ from typing import Final
 
 from judge.running import cgroups
 from judge.running.cgroups import PREFIX, V1_CONTROLLERS, V1_OPTIONAL, Layout, words
+from judge.running.usage import reading
 
 OTHERS: Final = PREFIX + "others"
 """The shared leaf that the other processes of a delegated group move into."""
@@ -154,11 +155,8 @@ def _climbed(folder: Path) -> Path:
 
 def start_time(pid: int) -> int | None:
     """When process `pid` started (clock ticks since boot), None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return int(stat.read().rsplit(b")", 1)[1].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
+    found = reading(pid)
+    return None if found is None else found.started
 
 
 def _own_name() -> str:
