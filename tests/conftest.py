@@ -9,9 +9,11 @@ property on 50 examples. CI runs both.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -37,17 +39,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "end, the sandbox, the slow statistics; CI runs both tiers")
 
 
-LONGEST_FIRST = ("test_kernel_tier.py", "test_hostile_levels.py", "test_statistics_e2e.py",
-                 "test_shrink.py", "test_hostile.py", "test_judge_memory.py",
-                 "test_property_example.py", "test_bookkeeping.py")
-"""The modules whose tests take tens of seconds each, longest first: under `-n` they start
-first and are handed out one at a time, so that the workers finish together rather than one
-worker playing the slowest tests alone at the end."""
+LONGEST_FIRST = ("test_statistics_e2e.py", "test_shrink.py", "test_hostile.py",
+                 "test_judge_memory.py", "test_property_example.py", "test_bookkeeping.py")
+"""The modules whose tests take tens of seconds each, longest first, after the kernel tier's
+boots (marked kernel_tier, some minutes each): under `-n` they start first and are handed out
+one at a time, so that the workers finish together rather than one worker playing the slowest
+tests alone at the end."""
+
+
+PACKAGES = ("judge", "reference")
+"""The project's packages, compiled once before the tests start the judge and the reference
+many hundreds of times (where PYTHONDONTWRITEBYTECODE is set, each start would compile them
+again; the kernel tier's guest, whose user cannot write here, reads them too)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Each property's examples: a few in the first tier alone, 50 with both; under `-n`, tests
-    handed to the workers one at a time."""
+    handed to the workers one at a time; the project's bytecode written first."""
+    if not hasattr(config, "workerinput"):
+        root = Path(__file__).resolve().parent.parent
+        for package in PACKAGES:
+            compileall.compile_dir(root / package, quiet=2)
     default = "repeatable" if config.getoption("--e2e") else "quick"
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", default))
     if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
@@ -56,7 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave the second tier out unless --e2e asks for it; the longest tests first."""
-    items.sort(key=lambda item: (LONGEST_FIRST.index(item.path.name)
+    items.sort(key=lambda item: ("kernel_tier" not in item.keywords,
+                                 LONGEST_FIRST.index(item.path.name)
                                  if item.path.name in LONGEST_FIRST else len(LONGEST_FIRST)))
     if config.getoption("--e2e"):
         return

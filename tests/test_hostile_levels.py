@@ -19,10 +19,11 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from kernel import guest
-from kernel.guest import Step
+from kernel.guest import Outcome, Step
 from live import judge_command, judge_environment, judge_process
 from normal_user import NormalUser, readable_by_all, shared_folder
 from test_hostile import SANDBOX_OWN, expected, hostile_folder, processes_with, threads_with
@@ -220,12 +221,30 @@ counted by the group, its CPU time with reaped children's, its members' states),
 for Python under TCG; the others depend on no control group and are judged at full here."""
 
 
-def test_round_three_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -> None:
+UNDER_PYTEST = "f_children or killing_the_judge"
+"""The attacks of tests/test_hostile.py the tier runs under pytest: under TCG the whole file
+takes too long (its fork bomb alone takes over a minute there), so two that lean on the control
+groups: children over the memory cap together (f), and a judge killed mid-run, nothing of its
+run surviving it."""
+SLOWNESS = 40
+"""How much longer the hostile tests wait for a judge in the guest (MENACE_TEST_SLOWNESS)."""
+PYTEST_SCRIPT = f"""
+cd {guest.PROJECT}
+PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {guest.PYTHON} -m pytest -q -p no:cacheprovider --e2e \\
+    tests/test_hostile.py -k '{UNDER_PYTEST}' \\
+    --junitxml=$OUT/hostile.xml > $OUT/pytest.txt; echo "pytest $?"
+{guest.PYTHON} -c 'from judge.running.claim import find_layout; print(find_layout()[0].how)'
+"""
+
+
+@pytest.mark.kernel_tier
+def test_hostile_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -> None:
     """On a real cgroup-v2 kernel (the kernel tier, one boot), as a normal user in a delegated
-    group of its own, the judge is at full and each attack that the group answers gets its
-    verdict: the leftover is seen, the parked program is idle near its idle limit rather than
-    the wall-clock cap (2,430 s), the CPU burned in reaped children counts. No process of any
-    run is left behind, nor any group (the judge gives back what it made when it ends)."""
+    group of its own, the judge is at full and each attack of round three that the group
+    answers gets its verdict: the leftover is seen, the parked program is idle near its idle
+    limit rather than the wall-clock cap (2,430 s), the CPU burned in reaped children counts.
+    No process of any run is left behind, nor any group (the judge gives back what it made when
+    it ends). Then two attacks of tests/test_hostile.py under pytest (`under_pytest`)."""
     why = guest.missing()
     if why:
         if os.environ.get("CI") == "true":
@@ -240,9 +259,12 @@ def test_round_three_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -
                                 f"--sandbox require --games 1 --seed 2026 {limits} "
                                 f"--json $OUT/run.json /tier/fixtures/{name}"))
     readable_by_all(fixtures)
+    steps.append(Step("under-pytest", PYTEST_SCRIPT, seconds=1800,
+                      env={"MENACE_TEST_SLOWNESS": str(SLOWNESS)}))
     outcomes = guest.run(steps, tmp_path)
     found = {}
-    for name, outcome in outcomes.items():
+    for name in ON_THE_KERNEL_TIER:
+        outcome = outcomes[name]
         found[name] = json.loads((outcome.files / "run.json").read_text())
         table = expected(name)
         assert (found[name]["sandbox"]["level"], found[name]["verdict"],
@@ -252,3 +274,22 @@ def test_round_three_attacks_in_a_delegated_group_of_cgroup_v2(tmp_path: Path) -
         assert outcome.groups == (), str(outcome)
     assert found["parks-in-vfork"]["seconds"] < 120, str(outcomes["parks-in-vfork"])
     assert found["burns-in-children"]["cpu_seconds"] >= 3, str(outcomes["burns-in-children"])
+    under_pytest(outcomes["under-pytest"])
+
+
+def under_pytest(outcome: Outcome) -> None:
+    """tests/test_hostile.py through pytest as the normal user, pytest itself in the delegated
+    group: it probes the sandbox in its own process, which claims the group, and every judge it
+    starts claims the same group beside it; all at full. The judge the test kills leaves its
+    groups, which the next judge to claim the group removes: then nothing is left."""
+    ran = (outcome.files / "pytest.txt").read_text() if (outcome.files / "pytest.txt").is_file() \
+        else ""
+    assert outcome.status == 0 and outcome.stdout.startswith("pytest 0\n"), f"{ran}\n{outcome}"
+    suite = ElementTree.parse(outcome.files / "hostile.xml").getroot().find("testsuite")
+    assert suite is not None, str(outcome)
+    counts = {key: int(suite.get(key, "-1")) for key in ("tests", "failures", "errors", "skipped")}
+    assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, str(outcome)
+    claimed = outcome.stdout.splitlines()[1]
+    assert claimed.startswith("its own in the delegated group ") and claimed.endswith(
+        "; 1 left by judges that are gone removed"), str(outcome)
+    assert outcome.processes == () and outcome.groups == (), str(outcome)

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 import pytest
 from kernel import guest
 from kernel.guest import Group, Outcome, Step, User
+from normal_user import readable_by_all
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.kernel_tier]
 
 JUDGE = f"cd {guest.PROJECT} && {guest.PYTHON} -m judge"
 """The judge as a script in the guest starts it: from the project, by its venv's Python."""
 ONE_GAME = "--games 1 --seed 1 --idle-limit 120 --time-limit 600"
 """One game, with time for programs under TCG (tens of times slower than on the machine)."""
-ANSWER = "golf/c"
-"""The answer the scenarios judge: the cheapest under TCG, where a game of golf/c costs some 9 s
-of CPU (compiled first) and one of golf/perl 50 s."""
+ANSWER = "/tier/answer"
+"""The answer the scenarios judge: golf/c compiled here first (`answer`), since under TCG gcc
+alone takes some 4 s of the guest's CPU a run, and a game of golf/perl 50 s."""
 STEP_SECONDS = 900
 """A step that judges once is killed after this long: a judge takes one or two minutes in the
 guest, and several times that when the machine is loaded."""
@@ -40,6 +41,19 @@ def tier(tmp_path: Path) -> Path:
             pytest.fail(f"the kernel tier cannot run, and CI must run it: {why}")
         pytest.skip(f"the kernel tier cannot run here: {why}")
     return tmp_path
+
+
+def answer(tier: Path) -> None:
+    """golf/c compiled here, as a submission of its own in the boot's folder (the guest's
+    /tier/answer): its manifest, with the compiled program as its command."""
+    folder = tier / "answer"
+    folder.mkdir()
+    c = guest.PROJECT / "golf" / "c"
+    manifest = (c / "submission.toml").read_text()
+    start = next(line for line in manifest.splitlines() if line.startswith("command = "))
+    (folder / "submission.toml").write_text(manifest.replace(start, 'command = ["./menace"]'))
+    subprocess.run(["gcc", "-w", "-o", str(folder / "menace"), str(c / "menace.c")], check=True)
+    readable_by_all(folder)
 
 
 def report(outcome: Outcome, name: str) -> dict[str, Any]:
@@ -121,42 +135,9 @@ def full_and_accepted(outcome: Outcome, name: str) -> dict[str, Any]:
     return found
 
 
-def test_the_guest_is_a_login_and_the_judge_without_a_delegated_group(tier: Path) -> None:
-    """One boot: the tier's own layout (as root, in a delegated group, in the session's
-    group); then, from the login session's group of root's, a judge that gets a scope from
-    systemd-run (the stand-in) and is full, one where systemd-run fails (partial) and one with
-    user namespaces switched off as well (none)."""
-    judge = f"{JUDGE} {ANSWER} {ONE_GAME}"
-    outcomes = guest.run([
-        Step("machine", MACHINE, user=User.ROOT, group=Group.ROOT, seconds=60),
-        Step("delegated", DELEGATED, seconds=60),
-        Step("session", SESSION, group=Group.SESSION, userns=False, seconds=60),
-        Step("in-a-scope", f"{judge} --json $OUT/scope.json > $OUT/scope.txt; echo \"scope $?\"",
-             group=Group.SESSION, systemd=True, seconds=STEP_SECONDS),
-        Step("partial", f"{judge} --json $OUT/partial.json", group=Group.SESSION,
-             seconds=STEP_SECONDS),
-        Step("none", f"{judge} --json $OUT/none.json", group=Group.SESSION, userns=False,
-             seconds=STEP_SECONDS)],
-        tier)
-    guest_is_a_systemd_login(outcomes["machine"], outcomes["delegated"], outcomes["session"])
-    in_a_scope = outcomes["in-a-scope"]
-    assert in_a_scope.stdout == "scope 0\n", str(in_a_scope)
-    found = full_and_accepted(in_a_scope, "scope")
-    assert found["sandbox"]["groups"].startswith("a scope of its own from systemd-run: its own "
-                                                 "in the delegated group "), found
-    text = (in_a_scope.files / "scope.txt").read_text()
-    assert text.count("judging ") == 1 and in_a_scope.stderr == "", str(in_a_scope)
-    assert in_a_scope.processes == (), str(in_a_scope)
-    # The stand-in's scope is left empty, as systemd collects it: nothing below it.
-    assert all(group.endswith(".scope") and "/run-u" in group for group in in_a_scope.groups)
-    says_what_it_lacks(outcomes["partial"], "partial", "partial")
-    says_what_it_lacks(outcomes["none"], "none", "none")
-
-
 IN_TURN_AND_AT_ONCE = f"""
 nice -n 19 sh -c 'while :; do :; done' & burner=$!
-mkdir /tmp/board && cp -r {guest.PROJECT}/{ANSWER} /tmp/board/one \\
-    && cp -r {guest.PROJECT}/{ANSWER} /tmp/board/two
+mkdir /tmp/board && cp -r {ANSWER} /tmp/board/one && cp -r {ANSWER} /tmp/board/two
 {JUDGE} /tmp/board -j 2 {ONE_GAME} --json $OUT/board.json > $OUT/board.txt; echo "board $?"
 {JUDGE} {ANSWER} {ONE_GAME} --json $OUT/a.json > $OUT/a.txt & a=$!
 {JUDGE} {ANSWER} {ONE_GAME} --json $OUT/b.json > $OUT/b.txt & b=$!
@@ -167,12 +148,10 @@ cut -d: -f3 /proc/self/cgroup
 """
 
 
-def test_judges_in_a_delegated_group_are_full_in_turn_and_at_once(tier: Path) -> None:
+def in_turn_and_at_once(outcome: Outcome) -> None:
     """From one shell that stays in its delegated group: a leaderboard with -j 2 beside a CPU
     burner of the user's, then two judges at once. Every one is full, moves the user's other
     processes aside and back (the burner runs on), and leaves no process and no group."""
-    step = Step("in-turn-and-at-once", IN_TURN_AND_AT_ONCE, seconds=3 * STEP_SECONDS)
-    outcome = guest.run([step], tier)[step.name]
     assert outcome.stdout.splitlines()[:4] == ["board 0", "a 0", "b 0", "burner alive"], \
         str(outcome)
     assert outcome.stdout.splitlines()[4].endswith("/" + outcome.place), str(outcome)
@@ -190,37 +169,37 @@ def test_judges_in_a_delegated_group_are_full_in_turn_and_at_once(tier: Path) ->
     assert outcome.processes == () and outcome.groups == (), str(outcome)
 
 
-HOSTILE = "f_children or killing_the_judge"
-"""The attacks of tests/test_hostile.py the tier runs: under TCG the whole file takes too long
-(its fork bomb alone takes over a minute here), so two that lean on the control groups:
-children over the memory cap together (f), and a judge killed mid-run, nothing of its run
-surviving it."""
-SLOWNESS = 40
-"""How much longer the hostile tests wait for a judge in the guest (MENACE_TEST_SLOWNESS)."""
-HOSTILE_SCRIPT = f"""
-cd {guest.PROJECT}
-{guest.PYTHON} -m pytest -q -p no:cacheprovider --e2e tests/test_hostile.py -k '{HOSTILE}' \\
-    --junitxml=$OUT/hostile.xml > $OUT/pytest.txt; echo "pytest $?"
-{guest.PYTHON} -c 'from judge.running.claim import find_layout; print(find_layout()[0].how)'
-"""
-
-
-def test_the_hostile_attacks_on_the_groups_pass_under_pytest_in_one_delegated_group(
-        tier: Path) -> None:
-    """tests/test_hostile.py through pytest as the normal user, pytest itself in the delegated
-    group: it probes the sandbox in its own process, which claims the group, and every judge it
-    starts claims the same group beside it; all at full. The judge the test kills leaves its
-    groups, which the next judge to claim the group removes: then nothing is left."""
-    outcome = guest.run([Step("hostile", HOSTILE_SCRIPT, seconds=1800,
-                              env={"MENACE_TEST_SLOWNESS": str(SLOWNESS)})], tier)["hostile"]
-    ran = (outcome.files / "pytest.txt").read_text() if (outcome.files / "pytest.txt").is_file() \
-        else ""
-    assert outcome.status == 0 and outcome.stdout.startswith("pytest 0\n"), f"{ran}\n{outcome}"
-    suite = ElementTree.parse(outcome.files / "hostile.xml").getroot().find("testsuite")
-    assert suite is not None, str(outcome)
-    counts = {key: int(suite.get(key, "-1")) for key in ("tests", "failures", "errors", "skipped")}
-    assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, str(outcome)
-    claimed = outcome.stdout.splitlines()[1]
-    assert claimed.startswith("its own in the delegated group ") and claimed.endswith(
-        "; 1 left by judges that are gone removed"), str(outcome)
-    assert outcome.processes == () and outcome.groups == (), str(outcome)
+def test_the_guest_is_a_login_and_the_judge_is_full_or_says_why(tier: Path) -> None:
+    """One boot: the tier's own layout (as root, in a delegated group, in the session's
+    group); then, from the login session's group of root's, a judge that gets a scope from
+    systemd-run (the stand-in) and is full, one where systemd-run fails (partial) and one with
+    user namespaces switched off as well (none); last, judges in turn and at once from a shell
+    in a delegated group (`in_turn_and_at_once`)."""
+    judge = f"{JUDGE} {ANSWER} {ONE_GAME}"
+    answer(tier)
+    outcomes = guest.run([
+        Step("machine", MACHINE, user=User.ROOT, group=Group.ROOT, seconds=60),
+        Step("delegated", DELEGATED, seconds=60),
+        Step("session", SESSION, group=Group.SESSION, userns=False, seconds=60),
+        Step("in-a-scope", f"{judge} --json $OUT/scope.json > $OUT/scope.txt; echo \"scope $?\"",
+             group=Group.SESSION, systemd=True, seconds=STEP_SECONDS),
+        Step("partial", f"{judge} --json $OUT/partial.json", group=Group.SESSION,
+             seconds=STEP_SECONDS),
+        Step("none", f"{judge} --json $OUT/none.json", group=Group.SESSION, userns=False,
+             seconds=STEP_SECONDS),
+        Step("in-turn-and-at-once", IN_TURN_AND_AT_ONCE, seconds=3 * STEP_SECONDS)],
+        tier)
+    guest_is_a_systemd_login(outcomes["machine"], outcomes["delegated"], outcomes["session"])
+    in_a_scope = outcomes["in-a-scope"]
+    assert in_a_scope.stdout == "scope 0\n", str(in_a_scope)
+    found = full_and_accepted(in_a_scope, "scope")
+    assert found["sandbox"]["groups"].startswith("a scope of its own from systemd-run: its own "
+                                                 "in the delegated group "), found
+    text = (in_a_scope.files / "scope.txt").read_text()
+    assert text.count("judging ") == 1 and in_a_scope.stderr == "", str(in_a_scope)
+    assert in_a_scope.processes == (), str(in_a_scope)
+    # The stand-in's scope is left empty, as systemd collects it: nothing below it.
+    assert all(group.endswith(".scope") and "/run-u" in group for group in in_a_scope.groups)
+    says_what_it_lacks(outcomes["partial"], "partial", "partial")
+    says_what_it_lacks(outcomes["none"], "none", "none")
+    in_turn_and_at_once(outcomes["in-turn-and-at-once"])
