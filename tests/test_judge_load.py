@@ -1,4 +1,5 @@
-"""Verdicts that do not depend on load: beside four CPU burners on this machine, correct answers
+"""Verdicts that do not depend on load: beside a CPU burner for each of this machine's CPUs (and
+whatever else runs there: the suite itself under -n), correct answers
 that start slowly are accepted, while real stalls are still idle and a hang is still a hang."""
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from fixture_folders import assembled
 from live import judge_process
 
 ROOT = Path(__file__).resolve().parent.parent
-BURNERS = 4
+BURNERS = os.cpu_count() or 2
+"""One for each CPU: with the suite's own tests beside them, the machine is loaded twice over or
+more, and each second a test of this module takes costs the suite that many CPU-seconds."""
 SLOW_STARTERS_GAMES = 12
-"""Games a slow starter plays: its start is what the load tests, and each second of the run
-costs the suite four burners' CPU."""
+"""Games a slow starter plays: its start is what the load tests."""
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
 def burners() -> Iterator[list[int]]:
-    """Four processes that burn CPU for as long as the tests of this module run."""
+    """Processes that burn CPU for as long as the tests of this module run."""
     started = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
                                 start_new_session=True) for _ in range(BURNERS)]
     yield [process.pid for process in started]
@@ -43,8 +45,8 @@ def judge(*arguments: str, json_path: Path | None = None) -> subprocess.Complete
 
 def test_slow_starting_answers_are_accepted_beside_cpu_burners(burners: list[int],
                                                               tmp_path: Path) -> None:
-    """Golfed answers that need over a second of CPU to start, judged two at a time while four
-    other processes burn CPU, are all accepted."""
+    """Golfed answers that need over a second of CPU to start, judged two at a time while the
+    burners burn CPU, are all accepted."""
     board = tmp_path / "board"
     board.mkdir()
     chosen = [name for name, runtime in (("perl", "perl"), ("ruby", "ruby"), ("python", "python3"))
