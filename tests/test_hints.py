@@ -99,6 +99,12 @@ def test_a_golfed_answer_with_digit_moves_undeclared(tmp_path: Path,
     assert hinted(lines, report, "declare --moves digits0 --refill on-draw (or `menace-judge: "
                                  "moves=digits0 refill=on-draw` in a header among the file's "
                                  "first five lines)")
+    hints = report["hints"]
+    assert isinstance(hints, list)
+    # The cause first: the moves as typed, then the declarations it passes under; what the
+    # check saw under the wrong reading (a game ended too soon, say) only after them.
+    assert hints[0].startswith("the judge types O's moves as two letters"), hints
+    assert "this run passes with O's moves typed as a digit 0 to 8" in hints[1], hints
 
 
 def test_beads_in_a_form_the_judge_does_not_know(tmp_path: Path,

@@ -106,7 +106,8 @@ def for_run(decision: Decision, facts: Facts, dialect: Dialect, idle_seconds: fl
             trial: Trial | None = None) -> tuple[tuple[str, ...], tuple[Declaration, ...]]:
     """The hints of a whole run: the check's own, then those that follow from how it ended,
     then the declarations the run passes under (tried by `trial`; none without one); and
-    those declarations."""
+    those declarations. Where the run passes under other declarations, those that follow from
+    how it ended and the declarations come first: the check's own describe a consequence."""
     hints = list(decision.hints)
     declarable = list(decision.declarable)
     ending = facts.ending
@@ -149,6 +150,9 @@ def for_run(decision: Decision, facts: Facts, dialect: Dialect, idle_seconds: fl
             Verdict.RUNTIME_ERROR):
         found = passing_declarations(dialect, place, declarable, trial)
         if found is not None:
-            hints.append(declaration_hint(found, declared_in))
+            # The run passes under other declarations: that is the cause, so it comes first,
+            # and what the check saw under these (a consequence) after it.
+            own = len(decision.hints)
+            hints = [*hints[own:], declaration_hint(found, declared_in), *hints[:own]]
             return tuple(dict.fromkeys(hints)), found
     return tuple(dict.fromkeys(hints)), ()
