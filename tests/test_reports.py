@@ -27,7 +27,7 @@ from judge.deciding.judging import facts_from
 from judge.deciding.opponents import Knowledge, RandomOpponent, ScriptedOpponent, make_opponent
 from judge.deciding.referee import Referee
 from judge.reading.formats import CANONICAL_SYMBOLS, move_text, read_box_line, split_one_line_dump
-from judge.telling.commands import judge_command
+from judge.telling.commands import judge_command, tidy
 from judge.terms.boxes import box_labels
 from judge.terms.manifest import DeclaredIn, Dialect, spelled
 from judge.terms.options import BeadFormat, MoveFormat, OpponentKind, RefillRule
@@ -184,3 +184,20 @@ def test_the_judge_types_moves_as_spec_section_2_says(kind: OpponentKind, seed: 
         board = play(board, move)
         if not is_over(board):
             board = play(board, rng.choice([Cell(c) for c in range(9) if board[c] == "."]))
+
+
+def test_the_interpreters_path_is_shown_without_dot_dot_steps_only_where_they_are_lexical(
+        tmp_path: Path) -> None:
+    """A judge started as `scratch/../venv/bin/python` names `venv/bin/python` in its replay
+    line; through a symbolic link, where `..` leads elsewhere, the path stays as it was given."""
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (tmp_path / "scratch").mkdir()
+    given = f"{tmp_path}/scratch/../venv/bin/python"
+    assert tidy(given) == f"{venv}/python"
+    elsewhere = tmp_path / "elsewhere" / "deep"
+    elsewhere.mkdir(parents=True)
+    (elsewhere.parent / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(elsewhere)
+    through_link = f"{tmp_path}/link/../venv/bin/python"
+    assert tidy(through_link) == through_link

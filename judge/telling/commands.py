@@ -22,7 +22,19 @@ def interpreter() -> str:
                 return name
         except OSError:
             continue
-    return shlex.quote(running) if running else "python3"
+    return shlex.quote(tidy(running)) if running else "python3"
+
+
+def tidy(path: str) -> str:
+    """`path` without `.` and `..` steps (`scratch/../venv/bin/python`: `venv/bin/python`), where
+    its folder is the same folder so (a `..` after a symbolic link would go elsewhere)."""
+    shorter = os.path.normpath(path)
+    try:
+        same = os.path.realpath(os.path.dirname(shorter)) == \
+            os.path.realpath(os.path.dirname(path))
+    except (OSError, ValueError):
+        same = False
+    return shorter if same else path
 
 
 def judge_command(arguments: str) -> str:
