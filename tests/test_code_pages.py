@@ -95,6 +95,10 @@ def test_a_declared_code_page_counts_characters_and_says_so(tmp_path: Path) -> N
     assert manifest.bytes_text() == "3 bytes in the Vyxal code page"
     plain = parse_manifest('command = ["x"]\nsource = "menace.vy"\n', folder)
     assert plain.source_bytes() == 5 and plain.bytes_text() == "5 bytes" and plain.page() is None
+    misspelt = parse_manifest('command = ["x"]\nsource = "menace.vyx"\n', folder)
+    assert misspelt.source_bytes() is None
+    assert misspelt.bytes_text() == "no byte count: its source menace.vyx is not there"
+    assert parse_manifest('command = ["x"]\n', folder).bytes_text() == ""
 
 
 @pytest.mark.usefixtures("never_run")

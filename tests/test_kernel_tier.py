@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ def answer(tier: Path) -> None:
     start = next(line for line in manifest.splitlines() if line.startswith("command = "))
     (folder / "submission.toml").write_text(manifest.replace(start, 'command = ["./menace"]'))
     subprocess.run(["gcc", "-w", "-o", str(folder / "menace"), str(c / "menace.c")], check=True)
+    shutil.copy(c / "menace.c", folder)  # the source it is scored by
     readable_by_all(folder)
 
 

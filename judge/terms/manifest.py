@@ -156,10 +156,11 @@ class Manifest:
 
     def bytes_text(self) -> str:
         """The score in words, and what it counts: `885 bytes`, `412 bytes in the Vyxal code
-        page`; empty without a source file."""
+        page`; empty where no source is named, and says so where the source named is not
+        there (a misspelt `source` would otherwise lose the score without a word)."""
         size = self.source_bytes()
         if size is None:
-            return ""
+            return f"no byte count: its source {self.source} is not there" if self.source else ""
         page = self.page()
         return f"{size} bytes" + ("" if page is None else f" in the {page.title} code page")
 
