@@ -100,3 +100,17 @@ def normal_user() -> Iterator[object]:
         yield user
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def tier(tmp_path: Path) -> Path:
+    """A folder for one boot of the kernel tier (tests/kernel/); the test is skipped when the
+    tier cannot run here, and fails under CI (CI=true), which must run it."""
+    from kernel import guest  # only where a test boots it
+
+    why = guest.missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the kernel tier cannot run, and CI must run it: {why}")
+        pytest.skip(f"the kernel tier cannot run here: {why}")
+    return tmp_path

@@ -8,7 +8,6 @@ CI (CI=true) it fails instead, since CI must run it (`.ci/run` installs what it 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -31,17 +30,6 @@ alone takes some 4 s of the guest's CPU a run, and a game of golf/perl 50 s."""
 STEP_SECONDS = 900
 """A step that judges once is killed after this long: a judge takes one or two minutes in the
 guest, and several times that when the machine is loaded."""
-
-
-@pytest.fixture
-def tier(tmp_path: Path) -> Path:
-    """A folder for one boot; the test is skipped (failed under CI) when the tier cannot run."""
-    why = guest.missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the kernel tier cannot run, and CI must run it: {why}")
-        pytest.skip(f"the kernel tier cannot run here: {why}")
-    return tmp_path
 
 
 def answer(tier: Path) -> None:
