@@ -1,6 +1,6 @@
 """Verdicts that do not depend on load: beside a CPU burner for each of this machine's CPUs (and
-whatever else runs there: the suite itself under -n), correct answers
-that start slowly are accepted, while real stalls are still idle and a hang is still a hang."""
+whatever else runs there: the suite itself under -n), correct answers that start slowly are
+accepted, while real stalls are still idle and a hang is still a hang."""
 
 from __future__ import annotations
 
